@@ -1,0 +1,61 @@
+/** Builds Services for a runtime from parsed configuration; shared by main.ts and the tooling. */
+import type { Config } from "./config.ts";
+import { ConfigError } from "./config.ts";
+import { createServices, type RuntimeSecrets, type Services } from "./services.ts";
+import type { Sql } from "./db/port.ts";
+import type { Kv } from "./kv/port.ts";
+import { openNeon } from "./db/neon.ts";
+import { openUpstashKv } from "./kv/upstash.ts";
+import { openMemoryKv } from "./kv/memory.ts";
+import { migrate } from "./db/migrate.ts";
+import type { Clock } from "./clock.ts";
+import type { Logger } from "./log.ts";
+
+/** Runtime hooks: how to open the embedded database and secrets where a filesystem exists. */
+export interface BootOptions {
+  embedded?: {
+    database(config: Config): Promise<Sql>;
+    secrets(config: Config): Promise<RuntimeSecrets>;
+  };
+  clock?: Clock;
+  log?: Logger;
+  /** Skip applying migrations (the migrate task applies them itself). */
+  skipMigrations?: boolean;
+}
+
+/** Secrets from configuration; all must be present outside embedded mode. */
+export function configuredSecrets(config: Config): RuntimeSecrets {
+  const { ADMIN_TOKEN, JWT_PRIVATE_JWK, KMS_MASTER_KEY } = config;
+  if (!ADMIN_TOKEN || !JWT_PRIVATE_JWK || !KMS_MASTER_KEY) {
+    throw new ConfigError("ADMIN_TOKEN, JWT_PRIVATE_JWK and KMS_MASTER_KEY must be set");
+  }
+  return {
+    adminToken: ADMIN_TOKEN,
+    jwtPrivateJwk: JWT_PRIVATE_JWK,
+    kmsMasterKey: KMS_MASTER_KEY,
+    // Callback signatures default to a key derived from the master key when not set apart.
+    webhookSecret: config.WEBHOOK_SIGNING_SECRET ?? `whsec:${KMS_MASTER_KEY}`,
+  };
+}
+
+/** Opens database, KV and secrets as configured, applies migrations and builds Services. */
+export async function boot(config: Config, options: BootOptions = {}): Promise<Services> {
+  const needsEmbedded = !config.DATABASE_URL || !config.ADMIN_TOKEN || !config.JWT_PRIVATE_JWK ||
+    !config.KMS_MASTER_KEY;
+  // Outside embedded mode loadConfig already demanded every secret.
+  if (needsEmbedded && !options.embedded) {
+    throw new ConfigError(
+      "DATABASE_URL, ADMIN_TOKEN, JWT_PRIVATE_JWK and KMS_MASTER_KEY are required on this runtime",
+    );
+  }
+  const db = config.DATABASE_URL
+    ? openNeon(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT })
+    : await options.embedded!.database(config);
+  const kv: Kv = config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
+    ? openUpstashKv(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
+    : openMemoryKv(options.clock ? () => options.clock!.now() : undefined);
+  const allSecrets = config.ADMIN_TOKEN && config.JWT_PRIVATE_JWK && config.KMS_MASTER_KEY;
+  const secrets = allSecrets ? configuredSecrets(config) : await options.embedded!.secrets(config);
+  if (!options.skipMigrations) await migrate(db);
+  return await createServices({ config, db, kv, secrets, clock: options.clock, log: options.log });
+}

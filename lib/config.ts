@@ -1,0 +1,97 @@
+/**
+ * Configuration: parsed once from the environment by one zod schema. Nothing else reads env.
+ */
+import { z } from "zod";
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const optionalText = z.string().trim().min(1).optional();
+
+const schema = z.object({
+  PORT: int(8787, 1),
+  HOST: z.string().default("127.0.0.1"),
+  DATA_DIR: z.string().default(".data"),
+  PUBLIC_BASE_URL: optionalText,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  MAX_BODY_BYTES: int(1_048_576, 1024),
+  ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
+  DATABASE_URL: optionalText,
+  NEON_FETCH_ENDPOINT: optionalText,
+  UPSTASH_REDIS_REST_URL: optionalText,
+  UPSTASH_REDIS_REST_TOKEN: optionalText,
+  JWT_PRIVATE_JWK: optionalText,
+  KMS_MASTER_KEY: optionalText,
+  WEBHOOK_SIGNING_SECRET: optionalText,
+  POLYGON_RPC_URL: optionalText,
+  POLYGON_CHAIN_ID: int(137, 1),
+  POLYGON_MAX_FEE_GWEI: z.coerce.number().positive().optional(),
+  XPLA_LCD_URL: optionalText,
+  XPLA_CHAIN_ID: z.string().default("dimension_37-1"),
+  SIDECAR_URL: optionalText,
+  SIDECAR_TOKEN: optionalText,
+  ALLOW_PRIVATE_OUTBOUND: bool.optional(),
+  SCHEDULER_INTERVAL_MS: int(15_000, 0),
+  OUTBOUND_TIMEOUT_MS: int(10_000, 1),
+  ITEM_ATTEMPT_TIMEOUT_MS: int(10_000, 1),
+  ITEM_RETRY_BASE_MS: int(2_000, 1),
+  ITEM_RETRY_MAX_MS: int(600_000, 1),
+  ITEM_MAX_ATTEMPTS: int(12, 1),
+  OTP_COOLDOWN_SECONDS: int(30, 0),
+  OTP_RECEIVER_PER_DAY: int(10, 1),
+  OTP_TOPIC_PER_MINUTE: int(600, 1),
+  PUSH_COMPANIES: z.string().default("com2us,gamevil,gcp"),
+  PUSH_BASE_TIME_ZONE: z.string().default("Asia/Seoul"),
+});
+
+/** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */
+export type Config = z.infer<typeof schema> & {
+  embedded: boolean;
+  allowPrivateOutbound: boolean;
+  pushCompanies: string[];
+};
+
+/** Raised when the environment does not describe a runnable configuration. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses the environment once; unknown keys are ignored, empty strings count as unset. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = env[key];
+    if (typeof value === "string" && value.trim() !== "") cleaned[key] = value;
+  }
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`invalid configuration: ${lines.join("; ")}`);
+  }
+  const c = parsed.data;
+  if (Boolean(c.UPSTASH_REDIS_REST_URL) !== Boolean(c.UPSTASH_REDIS_REST_TOKEN)) {
+    throw new ConfigError(
+      "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together",
+    );
+  }
+  const embedded = !c.DATABASE_URL && !c.UPSTASH_REDIS_REST_URL;
+  if (!embedded) {
+    const missing = (["ADMIN_TOKEN", "JWT_PRIVATE_JWK", "KMS_MASTER_KEY"] as const)
+      .filter((k) => !c[k]);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `${missing.join(", ")} must be set when DATABASE_URL or Upstash is configured`,
+      );
+    }
+  }
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: c.PUSH_BASE_TIME_ZONE });
+  } catch {
+    throw new ConfigError(`PUSH_BASE_TIME_ZONE: unknown time zone ${c.PUSH_BASE_TIME_ZONE}`);
+  }
+  return {
+    ...c,
+    embedded,
+    allowPrivateOutbound: c.ALLOW_PRIVATE_OUTBOUND ?? embedded,
+    pushCompanies: c.PUSH_COMPANIES.split(",").map((s) => s.trim()).filter(Boolean),
+  };
+}

@@ -1,0 +1,8 @@
+/** The ordered list of migrations; each file is plain SQL imported as text (Deno and wrangler both bundle it). */
+import type { Migration } from "../migrate.ts";
+import m0001 from "./0001_platform.sql" with { type: "text" };
+
+/** Every migration, oldest first. Add new files at the end; never edit an applied one. */
+export const migrations: Migration[] = [
+  { name: "0001_platform", sql: m0001 },
+];

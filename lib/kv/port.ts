@@ -1,0 +1,36 @@
+/**
+ * The key-value port (Redis semantics). Values are strings and always come back as the exact
+ * string stored ("012345" stays "012345").
+ */
+
+/** Options for set. */
+export interface SetOptions {
+  /** Time to live in milliseconds. */
+  ttlMs?: number;
+  /** Only set when the key does not exist. */
+  nx?: boolean;
+}
+
+/** The KV store as the application sees it. */
+export interface Kv {
+  /** Returns the value or null. */
+  get(key: string): Promise<string | null>;
+  /** Sets a value; returns false when `nx` was given and the key already existed. */
+  set(key: string, value: string, options?: SetOptions): Promise<boolean>;
+  /** Returns the value and deletes the key in one step (single-use reads). */
+  getdel(key: string): Promise<string | null>;
+  /**
+   * Increments a counter by `by` (default 1) and returns the new value. When `ttlMs` is given
+   * the expiry is set only if the key has none yet, so a window starts at its first hit.
+   * Both happen atomically (MULTI/EXEC on Redis, no Lua).
+   */
+  incr(key: string, options?: { by?: number; ttlMs?: number }): Promise<number>;
+  /** Deletes keys; returns how many existed. */
+  del(...keys: string[]): Promise<number>;
+  /** Remaining time to live in ms; -1 without expiry, -2 when the key does not exist. */
+  pttl(key: string): Promise<number>;
+  /** Round trip check for readiness probes. */
+  ping(): Promise<void>;
+  /** Adapter name. */
+  readonly kind: "upstash" | "memory";
+}

@@ -1,0 +1,121 @@
+/**
+ * Outbound HTTP: one place for timeouts, retries with backoff and jitter, HMAC signatures and
+ * the private-address guard. Chain RPC does not go through here.
+ */
+import { assertOutboundUrl, OutboundRefused } from "./guard.ts";
+import { hmacSha256Hex } from "../crypto/hashing.ts";
+
+export { isPrivateHost, OutboundRefused } from "./guard.ts";
+
+/** One outbound request. */
+export interface OutboundRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  /** Exact body bytes or text to send. */
+  body?: string | Uint8Array;
+  timeoutMs?: number;
+  /** Extra attempts after the first on network errors, timeouts and 5xx (default 0). */
+  retries?: number;
+  /** When set, adds `X-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`. */
+  signWith?: string;
+}
+
+/** A completed response: status and body text. */
+export interface OutboundResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Why an outbound call failed without an HTTP response. */
+export class OutboundFailure extends Error {
+  override name = "OutboundFailure";
+  constructor(message: string, readonly reason: "timeout" | "network", options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** The outbound service. */
+export interface Outbound {
+  /** Sends a request; throws OutboundRefused, or OutboundFailure after the last attempt. */
+  send(req: OutboundRequest): Promise<OutboundResponse>;
+}
+
+/** Exponential backoff with full jitter: base * 2^attempt, capped, randomised in [cap/2, cap]. */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, rnd = Math.random) {
+  const cap = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
+  return Math.round(cap / 2 + rnd() * (cap / 2));
+}
+
+/** Computes the signature header value for a body at a time. */
+export async function signatureHeader(secret: string, body: string | Uint8Array, nowMs: number) {
+  const t = Math.floor(nowMs / 1000);
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+  const prefix = new TextEncoder().encode(`${t}.`);
+  const joined = new Uint8Array(prefix.length + bytes.length);
+  joined.set(prefix);
+  joined.set(bytes, prefix.length);
+  return `t=${t},v1=${await hmacSha256Hex(secret, joined)}`;
+}
+
+/** Creates the outbound service. */
+export function createOutbound(options: {
+  allowPrivate: boolean;
+  defaultTimeoutMs: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}): Outbound {
+  const doFetch = options.fetch ?? fetch;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+  async function once(req: OutboundRequest): Promise<OutboundResponse> {
+    const timeoutMs = req.timeoutMs ?? options.defaultTimeoutMs;
+    const headers: Record<string, string> = { ...(req.headers ?? {}) };
+    if (req.signWith) {
+      headers["X-Signature"] = await signatureHeader(req.signWith, req.body ?? "", now());
+    }
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(), timeoutMs);
+    try {
+      const res = await doFetch(req.url, {
+        method: req.method ?? "POST",
+        headers,
+        body: req.body as BodyInit | undefined,
+        signal: ctrl.signal,
+        redirect: "manual",
+      });
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, text };
+    } catch (err) {
+      if (ctrl.signal.aborted) {
+        throw new OutboundFailure(`timed out after ${timeoutMs} ms`, "timeout", { cause: err });
+      }
+      throw new OutboundFailure(`request failed: ${(err as Error).message}`, "network", {
+        cause: err,
+      });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return {
+    async send(req) {
+      assertOutboundUrl(req.url, options.allowPrivate);
+      const attempts = 1 + (req.retries ?? 0);
+      let last: unknown;
+      for (let i = 0; i < attempts; i++) {
+        if (i > 0) await sleep(backoffMs(i - 1, 200, 5_000));
+        try {
+          const res = await once(req);
+          if (res.status < 500 || i === attempts - 1) return res;
+          last = new OutboundFailure(`upstream answered ${res.status}`, "network");
+        } catch (err) {
+          if (err instanceof OutboundRefused) throw err;
+          last = err;
+        }
+      }
+      throw last;
+    },
+  };
+}

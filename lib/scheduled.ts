@@ -1,0 +1,24 @@
+/**
+ * Periodic work (item dispatch, health probes, transaction tracking, push tasks): one function
+ * run by the Workers cron trigger and by an interval in the Deno server.
+ */
+import type { Services } from "./services.ts";
+
+/** A periodic job; it must be safe to run concurrently with itself on another instance. */
+export interface ScheduledJob {
+  name: string;
+  run(services: Services, nowMs: number): Promise<unknown>;
+}
+
+/** Every periodic job; features append theirs here. */
+export const scheduledJobs: ScheduledJob[] = [];
+
+/** Runs every job once; one job failing does not stop the others. */
+export async function runScheduled(services: Services, nowMs = services.clock.now()) {
+  const results = await Promise.allSettled(scheduledJobs.map((j) => j.run(services, nowMs)));
+  results.forEach((r, i) => {
+    if (r.status === "rejected") {
+      services.log.error("scheduled job failed", { job: scheduledJobs[i].name, err: r.reason });
+    }
+  });
+}

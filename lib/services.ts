@@ -1,0 +1,87 @@
+/**
+ * Services: every dependency a handler may use, built once by main.ts (or the test harness)
+ * and handed to createApp. Handlers reach them through `c.var.services`.
+ */
+import type { Config } from "./config.ts";
+import type { Sql } from "./db/port.ts";
+import type { Kv } from "./kv/port.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { createOutbound, type Outbound } from "./outbound/mod.ts";
+import { loadSigningKey, type SigningKey } from "./auth/keys.ts";
+import { sha256Hex } from "./crypto/hashing.ts";
+
+/** Secrets the process needs at run time (from config, or generated in embedded mode). */
+export interface RuntimeSecrets {
+  adminToken: string;
+  jwtPrivateJwk: string;
+  kmsMasterKey: string;
+  webhookSecret: string;
+}
+
+/** Everything handlers and background jobs use. */
+export interface Services {
+  config: Config;
+  db: Sql;
+  kv: Kv;
+  clock: Clock;
+  log: Logger;
+  outbound: Outbound;
+  signingKey: SigningKey;
+  secrets: RuntimeSecrets;
+  /** SHA-256 of the admin token, compared in constant time. */
+  adminTokenHash: string;
+  /** Runs work after the response (waitUntil on Workers, tracked promise on Deno). */
+  defer(work: Promise<unknown>): void;
+  /** Resolves when all deferred work has settled. */
+  idle(): Promise<void>;
+  /** Closes the database and stops background work. */
+  close(): Promise<void>;
+}
+
+/** What a runtime provides to build Services. */
+export interface ServiceParts {
+  config: Config;
+  db: Sql;
+  kv: Kv;
+  secrets: RuntimeSecrets;
+  clock?: Clock;
+  log?: Logger;
+  fetch?: typeof fetch;
+}
+
+/** Builds Services from runtime parts. */
+export async function createServices(parts: ServiceParts): Promise<Services> {
+  const clock = parts.clock ?? systemClock;
+  const log = parts.log ?? createLogger(parts.config.LOG_LEVEL);
+  const pending = new Set<Promise<unknown>>();
+  const services: Services = {
+    config: parts.config,
+    db: parts.db,
+    kv: parts.kv,
+    clock,
+    log,
+    outbound: createOutbound({
+      allowPrivate: parts.config.allowPrivateOutbound,
+      defaultTimeoutMs: parts.config.OUTBOUND_TIMEOUT_MS,
+      fetch: parts.fetch,
+      now: () => clock.now(),
+    }),
+    signingKey: await loadSigningKey(parts.secrets.jwtPrivateJwk),
+    secrets: parts.secrets,
+    adminTokenHash: await sha256Hex(parts.secrets.adminToken),
+    defer(work) {
+      const tracked = work.catch((err) => log.error("deferred work failed", { err }))
+        .finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    async idle() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+    },
+    async close() {
+      await services.idle();
+      await parts.db.close();
+    },
+  };
+  return services;
+}

@@ -1,0 +1,15 @@
+/** Mounts the admin (console) API under /admin/v1, all behind the admin token. */
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { createFamilyApp } from "../env.ts";
+import { adminFamily } from "./envelope.ts";
+import { requireAdmin } from "../auth.ts";
+import { registerTenancyAdmin } from "./tenancy.ts";
+
+/** Builds the admin sub-app. */
+export function adminRoutes(): OpenAPIHono<AppEnv> {
+  const app = createFamilyApp(adminFamily);
+  app.use("/admin/*", requireAdmin);
+  registerTenancyAdmin(app);
+  return app;
+}

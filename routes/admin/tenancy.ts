@@ -1,0 +1,99 @@
+/** Admin: games, apps (blockchain client credentials) and scoped API keys. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv, JsonResponse } from "../env.ts";
+import { jsonBody, jsonResponse } from "../env.ts";
+import { createApp, createGame, requireGame } from "../../lib/tenancy.ts";
+import { API_SCOPES, createApiKey, revokeApiKey } from "../../lib/auth/api_keys.ts";
+import { notFound } from "../../lib/errors.ts";
+
+const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive() });
+
+const postGame = createRoute({
+  method: "post",
+  path: "/admin/v1/games",
+  tags: ["admin"],
+  summary: "Register a game",
+  request: { body: jsonBody(z.object({ name: z.string().trim().min(1).max(200) })) },
+  responses: {
+    201: jsonResponse(z.object({ gameIndex: z.number(), name: z.string() }), "created"),
+  },
+});
+
+const postApp = createRoute({
+  method: "post",
+  path: "/admin/v1/games/{gameIndex}/apps",
+  tags: ["admin"],
+  summary: "Register an app and issue its client id and secret (the secret is shown once)",
+  request: {
+    params: GameIndex,
+    body: jsonBody(z.object({ appid: z.string().trim().min(1).max(128) })),
+  },
+  responses: {
+    201: jsonResponse(
+      z.object({
+        appid: z.string(),
+        gameIndex: z.number(),
+        clientId: z.string(),
+        clientSecret: z.string(),
+      }),
+      "created",
+    ),
+  },
+});
+
+const postKey = createRoute({
+  method: "post",
+  path: "/admin/v1/games/{gameIndex}/api-keys",
+  tags: ["admin"],
+  summary: "Issue a scoped API key (shown once)",
+  request: {
+    params: GameIndex,
+    body: jsonBody(
+      z.object({ scopes: z.array(z.enum(API_SCOPES)).min(1).transform((s) => [...new Set(s)]) }),
+    ),
+  },
+  responses: {
+    201: jsonResponse(z.object({ keyId: z.string(), apiKey: z.string() }), "created"),
+  },
+});
+
+const deleteKey = createRoute({
+  method: "delete",
+  path: "/admin/v1/api-keys/{keyId}",
+  tags: ["admin"],
+  summary: "Revoke an API key; it stops working at once",
+  request: { params: z.object({ keyId: z.string().min(1) }) },
+  responses: { 204: { description: "revoked" } },
+});
+
+/** Registers the tenancy admin routes. */
+export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
+  app.openapi(postGame, async (c) => {
+    const game = await createGame(c.var.services.db, c.req.valid("json").name);
+    return c.json(game, 201) as JsonResponse;
+  });
+  app.openapi(postApp, async (c) => {
+    const { gameIndex } = c.req.valid("param");
+    const created = await createApp(c.var.services.db, {
+      gameIndex,
+      appid: c.req.valid("json").appid,
+    });
+    return c.json(created, 201) as JsonResponse;
+  });
+  app.openapi(postKey, async (c) => {
+    const s = c.var.services;
+    const { gameIndex } = c.req.valid("param");
+    await requireGame(s.db, gameIndex);
+    const key = await createApiKey(s.db, s.signingKey, {
+      gameIndex,
+      scopes: c.req.valid("json").scopes,
+      nowMs: s.clock.now(),
+    });
+    return c.json(key, 201) as JsonResponse;
+  });
+  app.openapi(deleteKey, async (c) => {
+    const ok = await revokeApiKey(c.var.services.db, c.req.valid("param").keyId);
+    if (!ok) throw notFound("API key not found", "API_KEY_NOT_FOUND");
+    return c.body(null, 204) as unknown as JsonResponse;
+  });
+}

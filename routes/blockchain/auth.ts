@@ -1,0 +1,55 @@
+/**
+ * Blockchain request authentication: access token, x-network and (for /service/v1) x-appid.
+ * Sets c.var.app and c.var.network.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Network } from "../env.ts";
+import { DomainError } from "../../lib/errors.ts";
+import { verifyAppToken } from "../../lib/auth/tokens.ts";
+import { parseAuthorization } from "../auth.ts";
+
+/** Maps an x-network value to a network; `ploygon` (the spec's misspelling) means polygon. */
+export function parseNetwork(value: string | undefined): Network | null {
+  switch (value?.trim().toLowerCase()) {
+    case "polygon":
+    case "ploygon":
+      return "polygon";
+    case "xpla":
+      return "xpla";
+    default:
+      return null;
+  }
+}
+
+/** Requires a valid access token and x-network; with `appid`, also x-appid equal to the token's app. */
+export function requireAppToken(options: { appid: boolean }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const auth = parseAuthorization(c.req.header("authorization"));
+    if (!auth || !auth.token) {
+      throw new DomainError("unauthorized", "TOKEN_MISSING", "Authorization bearer token missing");
+    }
+    if (auth.scheme !== "bearer") {
+      throw new DomainError("unauthorized", "TOKEN_MISSING", "authorization scheme must be Bearer");
+    }
+    const s = c.var.services;
+    const token = await verifyAppToken(s.signingKey, auth.token, "access", s.clock.now());
+    const network = parseNetwork(c.req.header("x-network"));
+    if (!network) {
+      throw new DomainError(
+        "invalid",
+        "NETWORK_INVALID",
+        "x-network header must be polygon or xpla",
+      );
+    }
+    if (options.appid) {
+      const appid = c.req.header("x-appid");
+      if (!appid) throw new DomainError("forbidden", "APPID_MISMATCH", "x-appid header missing");
+      if (appid !== token.appid) {
+        throw new DomainError("forbidden", "APPID_MISMATCH", "x-appid does not match the token");
+      }
+    }
+    c.set("app", { appid: token.appid, gameIndex: token.gameIndex, clientId: token.clientId });
+    c.set("network", network);
+    await next();
+  };
+}

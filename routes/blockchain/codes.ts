@@ -1,0 +1,46 @@
+/**
+ * The blockchain API's error catalog: every non-zero `code`, its HTTP status and meaning.
+ * Domain error codes from lib/ map here; anything unlisted falls back to its kind's code.
+ * README's "Blockchain error codes" table mirrors this list.
+ */
+import type { ErrorKind } from "../../lib/errors.ts";
+
+/** One catalog entry. */
+export interface CatalogEntry {
+  code: number;
+  status: number;
+  meaning: string;
+}
+
+/** Catalog entries by domain error code. */
+export const blockchainCatalog: Record<string, CatalogEntry> = {
+  VALIDATION_FAILED: { code: 1000, status: 400, meaning: "request body, path or query invalid" },
+  BAD_REQUEST: { code: 1000, status: 400, meaning: "malformed JSON or wrong content type" },
+  BODY_TOO_LARGE: { code: 1000, status: 413, meaning: "request body too large" },
+  TOKEN_MISSING: { code: 1001, status: 401, meaning: "Authorization bearer token missing" },
+  TOKEN_INVALID: { code: 1002, status: 401, meaning: "token invalid or tampered" },
+  TOKEN_EXPIRED: { code: 1003, status: 401, meaning: "token expired" },
+  INVALID_CLIENT: { code: 1004, status: 401, meaning: "clientId or clientSecret wrong" },
+  REFRESH_REUSED: { code: 1005, status: 401, meaning: "refresh token already used" },
+  NETWORK_INVALID: { code: 1006, status: 400, meaning: "x-network missing or not polygon/xpla" },
+  APPID_MISMATCH: { code: 1007, status: 403, meaning: "x-appid missing or not the token's app" },
+  NETWORK_UNSUPPORTED: { code: 1008, status: 501, meaning: "operation not available on network" },
+  NOT_FOUND: { code: 1404, status: 404, meaning: "no such route or resource" },
+};
+
+const byKind: Record<ErrorKind, CatalogEntry> = {
+  invalid: { code: 1000, status: 400, meaning: "invalid request" },
+  unauthorized: { code: 1002, status: 401, meaning: "unauthorized" },
+  forbidden: { code: 1007, status: 403, meaning: "forbidden" },
+  not_found: { code: 1404, status: 404, meaning: "not found" },
+  conflict: { code: 1409, status: 409, meaning: "conflict with current state" },
+  rate_limited: { code: 1429, status: 429, meaning: "too many requests" },
+  unavailable: { code: 5003, status: 503, meaning: "dependency unavailable" },
+  upstream: { code: 5002, status: 502, meaning: "dependency answered wrongly" },
+  internal: { code: 5000, status: 500, meaning: "internal error" },
+};
+
+/** Looks up a domain code, falling back to its kind. */
+export function catalogEntry(code: string, kind: ErrorKind): CatalogEntry {
+  return blockchainCatalog[code] ?? byKind[kind];
+}
