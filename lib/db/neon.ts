@@ -13,7 +13,7 @@ export function openNeon(url: string, options: NeonOptions = {}): Sql {
   const sql = neon(url);
   return {
     kind: "neon",
-    async query<T extends Row = Row>(text: string, params: unknown[] = []) {
+    async query<T = Row>(text: string, params: unknown[] = []) {
       try {
         return (await sql.query(text, params.map(toParam))) as T[];
       } catch (err) {

@@ -20,7 +20,7 @@ export async function openPglite(dataDir?: string): Promise<Sql> {
   }
   return {
     kind: "pglite",
-    query<T extends Row = Row>(text: string, params: unknown[] = []) {
+    query<T = Row>(text: string, params: unknown[] = []) {
       return serial(async () => {
         try {
           const r = await db.query<T>(text, params.map(toParam));

@@ -16,7 +16,7 @@ export interface Statement {
 /** The database as the application sees it. */
 export interface Sql {
   /** Runs one statement and returns its rows. */
-  query<T extends Row = Row>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T = Row>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs the statements in order inside one transaction; all or nothing. */
   transaction(statements: Statement[]): Promise<Row[][]>;
   /** Releases the connection or engine. */

@@ -1,0 +1,220 @@
+/**
+ * Runs one test tier and prints `<tier>: N passed, N failed` last.
+ *
+ *   deno run -A dev/run_tests.ts embedded [paths...]   PGlite + in-memory KV
+ *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
+ *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test
+ *
+ * The real and workers tiers create a fresh PostgreSQL database per run and drop it afterwards.
+ */
+import pg from "pg";
+import { startNeonBridge } from "./neon_bridge.ts";
+import { startUpstashBridge } from "./upstash_bridge.ts";
+import { generatePrivateJwk } from "../lib/auth/keys.ts";
+
+const PG_ADMIN_URL = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
+const REDIS_URL = Deno.env.get("TEST_REDIS_URL") ?? "redis://127.0.0.1:6379";
+
+interface Counts {
+  passed: number;
+  failed: number;
+}
+
+/** Runs a command, echoing its output, and sums every `N passed | N failed` summary it prints. */
+async function runCounted(
+  cmd: string[],
+  env: Record<string, string>,
+): Promise<Counts & { code: number }> {
+  const child = new Deno.Command(cmd[0], {
+    args: cmd.slice(1),
+    env: { RUST_BACKTRACE: "0", NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const counts = { passed: 0, failed: 0 };
+  let carry = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of child.stdout) {
+    await Deno.stdout.write(chunk);
+    carry += decoder.decode(chunk, { stream: true });
+    const lines = carry.split("\n");
+    carry = lines.pop() ?? "";
+    for (const line of lines) {
+      const m = /^(?:ok|FAILED) \| (\d+) passed.*\| (\d+) failed/.exec(line.trim());
+      if (m) {
+        counts.passed += Number(m[1]);
+        counts.failed += Number(m[2]);
+      }
+    }
+  }
+  const { code } = await child.status;
+  // A crash before the summary still counts as a failure.
+  if (code !== 0 && counts.failed === 0) counts.failed = 1;
+  return { ...counts, code };
+}
+
+async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `gp_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const base = new URL(PG_ADMIN_URL);
+  base.pathname = `/${name}`;
+  return {
+    url: base.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Starts a fresh database and both bridges; returns the env that points the drivers at them. */
+async function realServers() {
+  const db = await freshDatabase();
+  const token = crypto.randomUUID();
+  const neon = await startNeonBridge({});
+  const upstash = await startUpstashBridge({ token, redisUrl: REDIS_URL });
+  return {
+    env: {
+      DATABASE_URL: db.url,
+      NEON_FETCH_ENDPOINT: neon.fetchEndpoint,
+      UPSTASH_REDIS_REST_URL: upstash.url,
+      UPSTASH_REDIS_REST_TOKEN: token,
+    },
+    async close() {
+      await Promise.allSettled([neon.close(), upstash.close()]);
+      await db.drop().catch((err) => console.error(`could not drop test database: ${err}`));
+    },
+  };
+}
+
+function denoTest(paths: string[], ignore: string[]): string[] {
+  const args = [Deno.execPath(), "test", "-A"];
+  if (ignore.length) args.push(`--ignore=${ignore.join(",")}`);
+  return [...args, ...(paths.length ? paths : ["tests/"])];
+}
+
+async function freePort(): Promise<number> {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+async function waitForHttp(url: string, timeoutMs: number, child: Deno.ChildProcess) {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.status.then(() => exited = true);
+  while (Date.now() < deadline && !exited) {
+    try {
+      const res = await fetch(url);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${url} did not come up${exited ? " (wrangler exited)" : ""}`);
+}
+
+async function workersTier(): Promise<Counts & { code: number }> {
+  const wrangler = "node_modules/.bin/wrangler";
+  const quiet = {
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    CI: "true",
+  };
+  const bundle = await new Deno.Command(wrangler, {
+    args: ["deploy", "--dry-run", "--outdir", "dist"],
+    env: quiet,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!bundle.success) return { passed: 0, failed: 1, code: 1 };
+  const servers = await realServers();
+  const port = await freePort();
+  const envFile = await Deno.makeTempFile({ suffix: ".env" });
+  const adminToken = `workers-smoke-${crypto.randomUUID()}`;
+  const vars: Record<string, string> = {
+    ...servers.env,
+    ADMIN_TOKEN: adminToken,
+    JWT_PRIVATE_JWK: await generatePrivateJwk(),
+    KMS_MASTER_KEY: crypto.randomUUID() + crypto.randomUUID(),
+    ALLOW_PRIVATE_OUTBOUND: "true",
+  };
+  await Deno.writeTextFile(
+    envFile,
+    // Single quotes: dotenv takes the value literally (the JWK is JSON with double quotes).
+    Object.entries(vars).map(([k, v]) => `${k}='${v}'`).join("\n") + "\n",
+  );
+  const child = new Deno.Command(wrangler, {
+    args: [
+      "dev",
+      "--local",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--env-file",
+      envFile,
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      "warn",
+      "--test-scheduled",
+    ],
+    env: quiet,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn();
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${url}/healthz`, 120_000, child);
+    return await runCounted(denoTest(["tests/workers/"], []), {
+      WORKER_URL: url,
+      WORKER_ADMIN_TOKEN: adminToken,
+    });
+  } catch (err) {
+    console.error(`workers tier: ${(err as Error).message}`);
+    return { passed: 0, failed: 1, code: 1 };
+  } finally {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+    await child.status;
+    await Deno.remove(envFile).catch(() => {});
+    await servers.close();
+  }
+}
+
+async function main() {
+  const [tier, ...paths] = Deno.args;
+  let result: Counts & { code: number };
+  if (tier === "embedded") {
+    result = await runCounted(
+      denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers"]),
+      {},
+    );
+  } else if (tier === "real") {
+    const servers = await realServers();
+    try {
+      result = await runCounted(
+        denoTest(paths, paths.length ? [] : ["tests/workers"]),
+        servers.env,
+      );
+    } finally {
+      await servers.close();
+    }
+  } else if (tier === "workers") {
+    result = await workersTier();
+  } else {
+    console.error("usage: run_tests.ts embedded|real|workers [paths...]");
+    Deno.exit(2);
+  }
+  console.log(`${tier}: ${result.passed} passed, ${result.failed} failed`);
+  Deno.exit(result.code === 0 && result.failed === 0 ? 0 : 1);
+}
+
+await main();
