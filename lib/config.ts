@@ -39,6 +39,18 @@ const schema = z.object({
   OTP_COOLDOWN_SECONDS: int(30, 0),
   OTP_RECEIVER_PER_DAY: int(10, 1),
   OTP_TOPIC_PER_MINUTE: int(600, 1),
+  OTP_SMS_PROVIDER: z.enum(["log", "twilio"]).default("log"),
+  OTP_EMAIL_PROVIDER: z.enum(["log", "sendgrid"]).default("log"),
+  OTP_DELIVERY_TIMEOUT_MS: int(5_000, 1),
+  OTP_DELIVERY_RETRIES: int(2, 0),
+  OTP_LOG_OUTBOX_SIZE: int(100, 1),
+  TWILIO_API_BASE_URL: z.string().url().default("https://api.twilio.com"),
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM: optionalText,
+  TWILIO_MESSAGING_SERVICE_SID: optionalText,
+  SENDGRID_API_BASE_URL: z.string().url().default("https://api.sendgrid.com"),
+  SENDGRID_API_KEY: optionalText,
   PUSH_COMPANIES: z.string().default("com2us,gamevil,gcp"),
   PUSH_BASE_TIME_ZONE: z.string().default("Asia/Seoul"),
 });
@@ -74,6 +86,18 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     );
   }
   const embedded = !c.DATABASE_URL && !c.UPSTASH_REDIS_REST_URL;
+  if (
+    c.OTP_SMS_PROVIDER === "twilio" &&
+    (!c.TWILIO_ACCOUNT_SID || !c.TWILIO_AUTH_TOKEN ||
+      !(c.TWILIO_FROM || c.TWILIO_MESSAGING_SERVICE_SID))
+  ) {
+    throw new ConfigError(
+      "OTP_SMS_PROVIDER=twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID",
+    );
+  }
+  if (c.OTP_EMAIL_PROVIDER === "sendgrid" && !c.SENDGRID_API_KEY) {
+    throw new ConfigError("OTP_EMAIL_PROVIDER=sendgrid needs SENDGRID_API_KEY");
+  }
   if (!embedded) {
     const missing = (["ADMIN_TOKEN", "JWT_PRIVATE_JWK", "KMS_MASTER_KEY"] as const)
       .filter((k) => !c[k]);

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "./log.ts";
 import { createOutbound, type Outbound } from "./outbound/mod.ts";
 import { loadSigningKey, type SigningKey } from "./auth/keys.ts";
 import { sha256Hex } from "./crypto/hashing.ts";
+import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
 
 /** Secrets the process needs at run time (from config, or generated in embedded mode). */
 export interface RuntimeSecrets {
@@ -29,6 +30,8 @@ export interface Services {
   outbound: Outbound;
   signingKey: SigningKey;
   secrets: RuntimeSecrets;
+  /** OTP SMS and e-mail providers (OTP_SMS_PROVIDER, OTP_EMAIL_PROVIDER) and the log outbox. */
+  otpProviders: OtpProviders;
   /** SHA-256 of the admin token, compared in constant time. */
   adminTokenHash: string;
   /** Runs work after the response (waitUntil on Workers, tracked promise on Deno). */
@@ -48,6 +51,8 @@ export interface ServiceParts {
   clock?: Clock;
   log?: Logger;
   fetch?: typeof fetch;
+  /** Replaces the OTP providers built from configuration. */
+  otpProviders?: OtpProviders;
 }
 
 /** Builds Services from runtime parts. */
@@ -69,6 +74,7 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
     }),
     signingKey: await loadSigningKey(parts.secrets.jwtPrivateJwk),
     secrets: parts.secrets,
+    otpProviders: parts.otpProviders ?? createOtpProviders(parts.config),
     adminTokenHash: await sha256Hex(parts.secrets.adminToken),
     defer(work) {
       const tracked = work.catch((err) => log.error("deferred work failed", { err }))

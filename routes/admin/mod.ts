@@ -5,11 +5,13 @@ import { createFamilyApp } from "../env.ts";
 import { adminFamily } from "./envelope.ts";
 import { requireAdmin } from "../auth.ts";
 import { registerTenancyAdmin } from "./tenancy.ts";
+import { registerOtpAdmin } from "./otp.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(adminFamily);
   app.use("/admin/*", requireAdmin);
   registerTenancyAdmin(app);
+  registerOtpAdmin(app);
   return app;
 }

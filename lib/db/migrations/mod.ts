@@ -1,8 +1,10 @@
 /** The ordered list of migrations; each file is plain SQL imported as text (Deno and wrangler both bundle it). */
 import type { Migration } from "../migrate.ts";
 import m0001 from "./0001_platform.sql" with { type: "text" };
+import m0006 from "./0006_otp.sql" with { type: "text" };
 
 /** Every migration, oldest first. Add new files at the end; never edit an applied one. */
 export const migrations: Migration[] = [
   { name: "0001_platform", sql: m0001 },
+  { name: "0006_otp", sql: m0006 },
 ];

@@ -1,0 +1,189 @@
+/**
+ * Sending OTPs by SMS and e-mail: cooldown, limits and retry detection, a fresh code stored as a
+ * keyed hash, delivery by provider or direct-send callback, and the expiry in the topic's zone.
+ * A failed delivery removes the code again, so no undelivered code stays valid.
+ */
+import type { Services } from "../services.ts";
+import type { OtpTopic } from "./topics.ts";
+import type { OtpLang } from "./messages.ts";
+import { otpMessage } from "./messages.ts";
+import { generateCode, otpHashKey } from "./code.ts";
+import { formatZonedExpiry } from "./expiry.ts";
+import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.ts";
+import { acquireCooldown, countSend, markSent, receiverKeys, storeCode } from "./state.ts";
+import { DIRECT_PROVIDER, postDirectCallback } from "./delivery/direct.ts";
+
+/** A validated SMS send request. */
+export interface SmsSendInput {
+  to: string;
+  toCountryNo: string;
+  retry?: boolean;
+  lookup?: boolean;
+  lang?: OtpLang;
+}
+
+/** A validated e-mail send request. */
+export interface EmailSendInput {
+  sender: string;
+  senderName: string;
+  receiver: string;
+  subject: string;
+  lang?: OtpLang;
+}
+
+/** What a send answers. */
+export interface SentOtp {
+  otp: string;
+  provider: string;
+  expiry: string;
+  expiryTimestamp: number;
+  retry: boolean;
+}
+
+/** The receiver identity of an e-mail address (case and surrounding space do not matter). */
+export function emailReceiver(address: string): string {
+  return address.trim().toLowerCase();
+}
+
+async function issue(
+  s: Services,
+  topic: OtpTopic,
+  receiver: { channel: "sms" | "email"; id: string; retry?: boolean },
+  deliver: (code: string, expiresAtMs: number, retry: boolean) => Promise<string>,
+): Promise<SentOtp> {
+  const nowMs = s.clock.now();
+  const hashKey = await otpHashKey(s.secrets);
+  const keys = await receiverKeys(hashKey, {
+    gameIndex: topic.gameIndex,
+    topic: topic.topic,
+    channel: receiver.channel,
+    receiver: receiver.id,
+  });
+  const release = await acquireCooldown(
+    s.kv,
+    keys.rid,
+    nowMs,
+    s.config.OTP_COOLDOWN_SECONDS * 1000,
+  );
+  try {
+    const counted = await countSend(s.kv, {
+      keys,
+      gameIndex: topic.gameIndex,
+      topic: topic.topic,
+      nowMs,
+      perReceiverPerDay: s.config.OTP_RECEIVER_PER_DAY,
+      perTopicPerMinute: s.config.OTP_TOPIC_PER_MINUTE,
+    });
+    const retry = receiver.retry ?? counted.retry;
+    const code = generateCode(topic.codeLength);
+    const expiresAtMs = nowMs + topic.expirySeconds * 1000;
+    const remove = await storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs });
+    let provider: string;
+    try {
+      provider = await deliver(code, expiresAtMs, retry);
+    } catch (err) {
+      await remove();
+      throw err;
+    }
+    await markSent(s.kv, keys.rid, nowMs);
+    return {
+      otp: code,
+      provider,
+      expiry: formatZonedExpiry(expiresAtMs, topic.timeZone),
+      expiryTimestamp: expiresAtMs,
+      retry,
+    };
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+/** Generates and sends an OTP by SMS (or by the topic's direct-send callback). */
+export async function sendSmsOtp(
+  s: Services,
+  topic: OtpTopic,
+  input: SmsSendInput,
+): Promise<SentOtp> {
+  const lang = input.lang ?? "en";
+  const lookup = input.lookup ?? false;
+  if (lookup) assertValidPhone(input.toCountryNo, input.to);
+  return await issue(
+    s,
+    topic,
+    { channel: "sms", id: phoneReceiverId(input.toCountryNo, input.to), retry: input.retry },
+    async (code, expiresAtMs, retry) => {
+      if (topic.mode === "direct") {
+        await postDirectCallback(s.outbound, {
+          callbackUrl: topic.callbackUrl!,
+          secret: s.secrets.webhookSecret,
+          timeoutMs: s.config.OTP_DELIVERY_TIMEOUT_MS,
+          retries: s.config.OTP_DELIVERY_RETRIES,
+          payload: {
+            to: input.to.trim(),
+            toCountryNo: countryDigits(input.toCountryNo),
+            lang,
+            retry,
+            lookup,
+            serviceName: topic.serviceName,
+            otp: code,
+            provider: DIRECT_PROVIDER,
+            expiry: formatZonedExpiry(expiresAtMs, topic.timeZone),
+            expiryTimestamp: expiresAtMs,
+          },
+        });
+        return DIRECT_PROVIDER;
+      }
+      const provider = s.otpProviders.sms;
+      await provider.send({ outbound: s.outbound, nowMs: s.clock.now() }, {
+        to: e164(input.toCountryNo, input.to),
+        text: otpMessage(lang, {
+          serviceName: topic.serviceName,
+          code,
+          expirySeconds: topic.expirySeconds,
+        }),
+        lang,
+        retry,
+        expiresAtMs,
+      });
+      return provider.name;
+    },
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** Generates and sends an OTP by e-mail through the configured e-mail provider. */
+export async function sendEmailOtp(
+  s: Services,
+  topic: OtpTopic,
+  input: EmailSendInput,
+): Promise<SentOtp> {
+  const lang = input.lang ?? "en";
+  return await issue(
+    s,
+    topic,
+    { channel: "email", id: emailReceiver(input.receiver) },
+    async (code, expiresAtMs) => {
+      const provider = s.otpProviders.email;
+      const text = otpMessage(lang, {
+        serviceName: topic.serviceName,
+        code,
+        expirySeconds: topic.expirySeconds,
+      });
+      await provider.send({ outbound: s.outbound, nowMs: s.clock.now() }, {
+        from: input.sender.trim(),
+        fromName: input.senderName,
+        to: input.receiver.trim(),
+        subject: input.subject,
+        text,
+        html: `<p>${escapeHtml(text)}</p>`,
+        lang,
+        expiresAtMs,
+      });
+      return provider.name;
+    },
+  );
+}

@@ -1,0 +1,32 @@
+/** Verifying an OTP a user entered, for an SMS receiver or an e-mail receiver of a topic. */
+import type { Services } from "../services.ts";
+import type { OtpTopic } from "./topics.ts";
+import { otpHashKey } from "./code.ts";
+import { phoneReceiverId } from "./phone.ts";
+import { checkCode, receiverKeys } from "./state.ts";
+import { emailReceiver } from "./send.ts";
+
+/** Whose code is being checked: a phone number or an e-mail address. */
+export type VerifyTarget =
+  | { channel: "sms"; to: string; toCountryNo: string }
+  | { channel: "email"; receiver: string };
+
+/** True when the code is the receiver's current, unexpired, unused code (then it is used up). */
+export async function verifyOtp(
+  s: Services,
+  topic: OtpTopic,
+  target: VerifyTarget,
+  otp: string,
+): Promise<boolean> {
+  const receiver = target.channel === "sms"
+    ? phoneReceiverId(target.toCountryNo, target.to)
+    : emailReceiver(target.receiver);
+  const hashKey = await otpHashKey(s.secrets);
+  const keys = await receiverKeys(hashKey, {
+    gameIndex: topic.gameIndex,
+    topic: topic.topic,
+    channel: target.channel,
+    receiver,
+  });
+  return await checkCode(s.kv, hashKey, { rid: keys.rid, otp, nowMs: s.clock.now() });
+}

@@ -1,0 +1,58 @@
+/** POST /otp/sms and its alias POST /otp/send: generate an OTP and send it by SMS. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv, JsonResponse } from "../env.ts";
+import { jsonBody, jsonResponse } from "../env.ts";
+import { langField, otpHeaders } from "./topic_header.ts";
+import { sendSmsOtp } from "../../lib/otp/send.ts";
+
+const SmsBody = z.object({
+  to: z.string().trim().min(1).max(32).regex(
+    /^\+?[0-9][0-9\s\-().]*$/,
+    "must be a phone number (digits, optional +, spaces or dashes)",
+  ),
+  toCountryNo: z.string().trim().regex(
+    /^\+?[1-9][0-9]{0,3}$/,
+    "must be a country calling code such as 82",
+  ),
+  retry: z.boolean().nullish(),
+  lookup: z.boolean().nullish(),
+  lang: langField,
+});
+
+const SmsAnswer = z.object({
+  otp: z.string(),
+  provider: z.string(),
+  expiry: z.string().openapi({ example: "2026-11-21T08:13:25.943+09:00[Asia/Seoul]" }),
+});
+
+function smsRoute(path: "/otp/sms" | "/otp/send") {
+  return createRoute({
+    method: "post",
+    path,
+    tags: ["otp"],
+    summary: path === "/otp/sms" ? "Send an OTP by SMS" : "Send an OTP by SMS (alias of /otp/sms)",
+    request: { headers: otpHeaders, body: jsonBody(SmsBody) },
+    responses: { 200: jsonResponse(SmsAnswer, "the OTP, its provider and its expiry") },
+  });
+}
+
+/** Registers /otp/sms and /otp/send. */
+export function registerSendSms(app: OpenAPIHono<AppEnv>) {
+  for (const path of ["/otp/sms", "/otp/send"] as const) {
+    app.openapi(smsRoute(path), async (c) => {
+      const body = c.req.valid("json");
+      const sent = await sendSmsOtp(c.var.services, c.get("otpTopic"), {
+        to: body.to,
+        toCountryNo: body.toCountryNo,
+        retry: body.retry ?? undefined,
+        lookup: body.lookup ?? undefined,
+        lang: body.lang ?? undefined,
+      });
+      return c.json({
+        otp: sent.otp,
+        provider: sent.provider,
+        expiry: sent.expiry,
+      }) as JsonResponse;
+    });
+  }
+}

@@ -1,0 +1,58 @@
+/** Shared set-up for OTP route tests: a tenant with an otp-scoped key and a topic. */
+import { admin, callJson, seedTenant, testEnv } from "../../harness.ts";
+import { randomToken } from "../../../lib/crypto/hashing.ts";
+
+/** A tenant ready for OTP calls. */
+export interface OtpTenant {
+  gameIndex: number;
+  keyId: string;
+  apiKey: string;
+  topic: string;
+  /** Authorization, Topic and nothing else. */
+  headers: Record<string, string>;
+  /** POSTs JSON to an OTP path with this tenant's headers (plus overrides). */
+  post(
+    path: string,
+    json: unknown,
+    headers?: Record<string, string>,
+    // deno-lint-ignore no-explicit-any
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+/** Seeds a game, an otp API key and a topic (provider mode unless told otherwise). */
+export async function seedOtpTenant(
+  topic: Record<string, unknown> = {},
+): Promise<OtpTenant> {
+  await testEnv();
+  const t = await seedTenant("otp game");
+  const key = await t.apiKey(["otp"]);
+  const name = `topic-${randomToken(6)}`;
+  const created = await admin("POST", `/admin/v1/games/${t.gameIndex}/otp-topics`, {
+    topic: name,
+    serviceName: "Summoners War",
+    mode: "provider",
+    ...topic,
+  });
+  if (created.status !== 201) throw new Error(`seed topic failed: ${JSON.stringify(created.body)}`);
+  const headers = { authorization: `bearer ${key.apiKey}`, topic: name };
+  return {
+    gameIndex: t.gameIndex,
+    keyId: key.keyId,
+    apiKey: key.apiKey,
+    topic: name,
+    headers,
+    post: (path, json, extra = {}) =>
+      callJson("POST", path, { json, headers: { ...headers, ...extra } }),
+  };
+}
+
+/** A random Korean mobile number in national format (010-xxxx-xxxx), valid for lookup. */
+export function koreanMobile(): string {
+  const n = crypto.getRandomValues(new Uint32Array(1))[0] % 100_000_000;
+  return `010${String(n).padStart(8, "0")}`;
+}
+
+/** A random e-mail address. */
+export function randomEmail(): string {
+  return `user-${randomToken(6).toLowerCase()}@example.com`;
+}
