@@ -53,6 +53,8 @@ const schema = z.object({
   SENDGRID_API_KEY: optionalText,
   PUSH_COMPANIES: z.string().default("com2us,gamevil,gcp"),
   PUSH_BASE_TIME_ZONE: z.string().default("Asia/Seoul"),
+  PUSH_SINK: z.enum(["log", "webhook"]).default("log"),
+  PUSH_WEBHOOK_URL: z.string().url().optional(),
 });
 
 /** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */
@@ -106,6 +108,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         `${missing.join(", ")} must be set when DATABASE_URL or Upstash is configured`,
       );
     }
+  }
+  if (c.PUSH_SINK === "webhook" && !c.PUSH_WEBHOOK_URL) {
+    throw new ConfigError("PUSH_WEBHOOK_URL must be set when PUSH_SINK is webhook");
   }
   try {
     new Intl.DateTimeFormat("en", { timeZone: c.PUSH_BASE_TIME_ZONE });

@@ -3,6 +3,7 @@
  * run by the Workers cron trigger and by an interval in the Deno server.
  */
 import type { Services } from "./services.ts";
+import { pushDispatchJob } from "./push/dispatch.ts";
 
 /** A periodic job; it must be safe to run concurrently with itself on another instance. */
 export interface ScheduledJob {
@@ -12,6 +13,8 @@ export interface ScheduledJob {
 
 /** Every periodic job; features append theirs here. */
 export const scheduledJobs: ScheduledJob[] = [];
+
+scheduledJobs.push(pushDispatchJob);
 
 /** Runs every job once; one job failing does not stop the others. */
 export async function runScheduled(services: Services, nowMs = services.clock.now()) {

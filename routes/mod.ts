@@ -17,6 +17,7 @@ import { pushFamily } from "./push/envelope.ts";
 import { otpFamily } from "./otp/envelope.ts";
 import { adminRoutes } from "./admin/mod.ts";
 import { blockchainRoutes } from "./blockchain/mod.ts";
+import { pushRoutes } from "./push/mod.ts";
 import { otpRoutes } from "./otp/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
@@ -77,6 +78,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.route("/", systemRoutes());
   app.route("/", adminRoutes());
   app.route("/", blockchainRoutes());
+  app.route("/", pushRoutes());
   app.route("/", otpRoutes());
   registerDocs(app);
   return app;

@@ -5,6 +5,7 @@ import { createFamilyApp } from "../env.ts";
 import { adminFamily } from "./envelope.ts";
 import { requireAdmin } from "../auth.ts";
 import { registerTenancyAdmin } from "./tenancy.ts";
+import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
 
 /** Builds the admin sub-app. */
@@ -12,6 +13,7 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(adminFamily);
   app.use("/admin/*", requireAdmin);
   registerTenancyAdmin(app);
+  registerPushAdmin(app);
   registerOtpAdmin(app);
   return app;
 }

@@ -5,8 +5,13 @@ import { statusOf } from "../env.ts";
 
 /** Renders a failure. */
 export function renderPushError(c: Context<AppEnv>, f: Failure): Response {
-  // The spec's push statuses: 400 bad request, 401 key problems, 403 wrong scheme, 404, 5xx.
-  const status = f.kind === "invalid" ? 400 : statusOf(f);
+  // The spec's push statuses: 400 bad request, 401 key problems (including a key without the
+  // push permission), 403 only for a scheme other than Bearer, 404, 5xx.
+  const status = f.kind === "invalid" && f.status !== 413
+    ? 400
+    : f.code === "SCOPE_MISSING"
+    ? 401
+    : statusOf(f);
   c.header("UUID", crypto.randomUUID());
   // deno-lint-ignore no-explicit-any
   return c.json({ error: { reason: f.message } }, status as any);

@@ -1,0 +1,42 @@
+/** POST /push/targets: create a targeting record for the API key's game. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv, JsonResponse } from "../env.ts";
+import { jsonBody, jsonResponse } from "../env.ts";
+import { createTargeting, TargetingBody } from "../../lib/push/targeting.ts";
+
+const TargetingRecord = z.object({
+  id: z.number(),
+  company: z.string(),
+  companyIndex: z.number(),
+  registrant: z.object({ id: z.string(), name: z.string().optional() }),
+  description: z.string(),
+  game: z.object({ gameindex: z.number() }),
+  available: z.boolean().describe("true once targeting data was uploaded"),
+  locked: z.boolean().describe("true while a campaign using it is sending"),
+});
+
+const route = createRoute({
+  method: "post",
+  path: "/push/targets",
+  tags: ["push"],
+  summary: "Register targeting information",
+  request: { body: jsonBody(TargetingBody) },
+  responses: {
+    200: jsonResponse(TargetingRecord, "the targeting record"),
+    400: { description: "a field is missing or invalid; error.reason names it" },
+    401: { description: "API key missing, invalid, revoked or without the push scope" },
+    403: { description: "authorization scheme is not Bearer" },
+  },
+});
+
+/** Registers the route. */
+export function registerTargets(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const s = c.var.services;
+    const record = await createTargeting(s.db, c.req.valid("json"), {
+      gameIndex: c.var.apiKey.gameIndex,
+      companies: s.config.pushCompanies,
+    });
+    return c.json(record, 200) as JsonResponse;
+  });
+}
