@@ -48,8 +48,18 @@ async function embeddedHooks(): Promise<BootOptions["embedded"]> {
   return { database: mod.embeddedDatabase, secrets: mod.embeddedSecrets };
 }
 
+async function denoItemSocket() {
+  // Computed like embeddedHooks: the direct TCP dialer uses Deno.connect and stays out of Workers.
+  const path = "./lib/items/socket_deno.ts";
+  const mod = await import(path) as typeof import("./lib/items/socket_deno.ts");
+  return mod.createDenoItemSocket();
+}
+
 async function serveDeno(config: Config) {
-  const services = await boot(config, { embedded: await embeddedHooks() });
+  const services = await boot(config, {
+    embedded: await embeddedHooks(),
+    itemSocket: await denoItemSocket(),
+  });
   const app = createApp(services);
   const log = services.log;
   if (config.embedded) {

@@ -10,6 +10,7 @@ import { openMemoryKv } from "./kv/memory.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
+import type { ItemSocket } from "./items/socket.ts";
 
 /** Runtime hooks: how to open the embedded database and secrets where a filesystem exists. */
 export interface BootOptions {
@@ -19,6 +20,8 @@ export interface BootOptions {
   };
   clock?: Clock;
   log?: Logger;
+  /** A direct TCP dialer for item delivery where the runtime has one (Deno). */
+  itemSocket?: ItemSocket;
   /** Skip applying migrations (the migrate task applies them itself). */
   skipMigrations?: boolean;
 }
@@ -57,5 +60,13 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
   const allSecrets = config.ADMIN_TOKEN && config.JWT_PRIVATE_JWK && config.KMS_MASTER_KEY;
   const secrets = allSecrets ? configuredSecrets(config) : await options.embedded!.secrets(config);
   if (!options.skipMigrations) await migrate(db);
-  return await createServices({ config, db, kv, secrets, clock: options.clock, log: options.log });
+  return await createServices({
+    config,
+    db,
+    kv,
+    secrets,
+    clock: options.clock,
+    log: options.log,
+    itemSocket: options.itemSocket,
+  });
 }

@@ -4,6 +4,7 @@
  */
 import type { Services } from "./services.ts";
 import { pushDispatchJob } from "./push/dispatch.ts";
+import { itemDeliveryJob } from "./items/jobs.ts";
 
 /** A periodic job; it must be safe to run concurrently with itself on another instance. */
 export interface ScheduledJob {
@@ -15,6 +16,7 @@ export interface ScheduledJob {
 export const scheduledJobs: ScheduledJob[] = [];
 
 scheduledJobs.push(pushDispatchJob);
+scheduledJobs.push(itemDeliveryJob);
 
 /** Runs every job once; one job failing does not stop the others. */
 export async function runScheduled(services: Services, nowMs = services.clock.now()) {

@@ -10,6 +10,8 @@ import { createLogger, type Logger } from "./log.ts";
 import { createOutbound, type Outbound } from "./outbound/mod.ts";
 import { loadSigningKey, type SigningKey } from "./auth/keys.ts";
 import { sha256Hex } from "./crypto/hashing.ts";
+import { type ItemSocket, missingItemSocket } from "./items/socket.ts";
+import { createSidecarSocket } from "./items/sidecar_client.ts";
 import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
 
 /** Secrets the process needs at run time (from config, or generated in embedded mode). */
@@ -30,6 +32,8 @@ export interface Services {
   outbound: Outbound;
   signingKey: SigningKey;
   secrets: RuntimeSecrets;
+  /** TCP exchanges with game servers (the sidecar when SIDECAR_URL is set, else a direct dialer). */
+  itemSocket: ItemSocket;
   /** OTP SMS and e-mail providers (OTP_SMS_PROVIDER, OTP_EMAIL_PROVIDER) and the log outbox. */
   otpProviders: OtpProviders;
   /** SHA-256 of the admin token, compared in constant time. */
@@ -51,6 +55,8 @@ export interface ServiceParts {
   clock?: Clock;
   log?: Logger;
   fetch?: typeof fetch;
+  /** A direct TCP dialer where the runtime has one (Deno); SIDECAR_URL takes precedence. */
+  itemSocket?: ItemSocket;
   /** Replaces the OTP providers built from configuration. */
   otpProviders?: OtpProviders;
 }
@@ -75,6 +81,13 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
     signingKey: await loadSigningKey(parts.secrets.jwtPrivateJwk),
     secrets: parts.secrets,
     otpProviders: parts.otpProviders ?? createOtpProviders(parts.config),
+    itemSocket: parts.config.SIDECAR_URL && parts.config.SIDECAR_TOKEN
+      ? createSidecarSocket({
+        url: parts.config.SIDECAR_URL,
+        token: parts.config.SIDECAR_TOKEN,
+        fetch: parts.fetch,
+      })
+      : parts.itemSocket ?? missingItemSocket,
     adminTokenHash: await sha256Hex(parts.secrets.adminToken),
     defer(work) {
       const tracked = work.catch((err) => log.error("deferred work failed", { err }))

@@ -19,6 +19,8 @@ import { adminRoutes } from "./admin/mod.ts";
 import { blockchainRoutes } from "./blockchain/mod.ts";
 import { pushRoutes } from "./push/mod.ts";
 import { otpRoutes } from "./otp/mod.ts";
+import { itemsRoutes } from "./items/mod.ts";
+import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
 
@@ -80,6 +82,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.route("/", blockchainRoutes());
   app.route("/", pushRoutes());
   app.route("/", otpRoutes());
+  app.route("/", itemsRoutes());
+  app.route("/", promotionRoutes());
   registerDocs(app);
   return app;
 }

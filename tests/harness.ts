@@ -13,6 +13,7 @@ import { generatePrivateJwk } from "../lib/auth/keys.ts";
 import { randomToken } from "../lib/crypto/hashing.ts";
 import { createApp } from "../routes/mod.ts";
 import type { ApiScope } from "../lib/auth/api_keys.ts";
+import { createDenoItemSocket } from "../lib/items/socket_deno.ts";
 
 /** The admin token every test process uses. */
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
@@ -52,6 +53,7 @@ export function testEnv(): Promise<TestEnv> {
     const services = await boot(config, {
       clock,
       log: createLogger(config.LOG_LEVEL),
+      itemSocket: createDenoItemSocket(),
       embedded: {
         database: () => openPglite(),
         secrets: () => {

@@ -7,6 +7,7 @@ import { requireAdmin } from "../auth.ts";
 import { registerTenancyAdmin } from "./tenancy.ts";
 import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
+import { registerItemsAdmin } from "./items.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
@@ -15,5 +16,6 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   registerTenancyAdmin(app);
   registerPushAdmin(app);
   registerOtpAdmin(app);
+  registerItemsAdmin(app);
   return app;
 }

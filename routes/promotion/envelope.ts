@@ -16,6 +16,8 @@ export const cpaCodes: Record<string, number> = {
   INVALID_API_KEY: 4,
   API_KEY_REVOKED: 4,
   SCOPE_MISSING: 4,
+  UNAUTHORIZED: 4,
+  FORBIDDEN: 4,
   INTERNAL: 9,
   DATABASE_UNAVAILABLE: 9,
 };

@@ -1,0 +1,171 @@
+/**
+ * The item request record of the spec: its validation (reason and subReason tables, duration,
+ * amounts), the exact body sent to game servers, and the empty record used by health probes.
+ */
+import { z } from "zod";
+import { asciiJson } from "../crypto/apihash.ts";
+
+/** Reason codes from the spec's table. */
+export const ITEM_REASONS = [
+  "pe",
+  "rge",
+  "rcd",
+  "rce",
+  "ro",
+  "ae",
+  "e",
+  "ea",
+  "mc",
+  "uc",
+  "b",
+  "lb",
+  "co",
+  "p",
+  "sr",
+  "tcs",
+  "tgm",
+  "tpm",
+  "tqa",
+  "td",
+  "tg",
+  "tmb",
+  "to",
+  "re",
+  "rr",
+  "mr",
+  "etc",
+] as const; // deno-fmt-ignore
+
+/** subReason values allowed when reason is `p` (promotion): 1..11 of the spec's table. */
+export const PROMOTION_SUB_REASONS = [
+  "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11",
+] as const; // deno-fmt-ignore
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** One item entry of a request. */
+export const itemDetailSchema = z.object({
+  action: text(32),
+  assetCode: text(128),
+  amount: z.number().int().positive().max(2_147_483_647),
+  method: z.string().max(64).optional(),
+});
+
+const templateMessageSchema = z.union([
+  z.record(z.string().min(1).max(16), z.object({ title: z.string(), body: z.string() })),
+  z.literal(""),
+]);
+
+/** A request as a caller registers it (transactionId optional: generated when absent). */
+export const itemRequestInputSchema = z.object({
+  transactionId: z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/, {
+    message: "must be printable ASCII without spaces",
+  }).optional(),
+  gameIndex: z.number().int().positive(),
+  idCategory: text(32),
+  id: text(128),
+  detail: z.array(itemDetailSchema).min(1).max(100),
+  reason: z.enum(ITEM_REASONS),
+  subReason: z.string().trim().min(1).max(32).optional(),
+  serverId: text(64),
+  additionalinfo: z.string().max(2000).optional(),
+  duration: z.number().int().refine((d) => d === -1 || (d >= 1 && d <= 9999), {
+    message: "must be 1..9999 days or -1",
+  }).optional(),
+  userMessage: z.string().max(2000).optional(),
+  templateMessage: templateMessageSchema.optional(),
+}).superRefine((v, ctx) => {
+  if (
+    v.reason === "p" && v.subReason !== undefined &&
+    !(PROMOTION_SUB_REASONS as readonly string[]).includes(v.subReason)
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["subReason"],
+      message: "must be one of 1..11 when reason is p",
+    });
+  }
+});
+
+/** A validated request. */
+export type ItemRequestInput = z.infer<typeof itemRequestInputSchema>;
+
+/** The record sent to the game server, with every field in a fixed order. */
+export interface ItemRecord {
+  transactionId: string;
+  idCategory: string;
+  id: string;
+  detail: { action: string; assetCode: string; amount: number; method: string }[];
+  reason: string;
+  subReason?: string;
+  serverId: string;
+  additionalinfo?: string;
+  duration?: number;
+  userMessage?: string;
+  templateMessage?: Record<string, { title: string; body: string }> | "";
+  gameIndex: number;
+}
+
+/** Builds the record in a fixed key order, so the same input always gives the same bytes. */
+export function buildItemRecord(input: ItemRequestInput & { transactionId: string }): ItemRecord {
+  const record: ItemRecord = {
+    transactionId: input.transactionId,
+    idCategory: input.idCategory,
+    id: input.id,
+    detail: input.detail.map((d) => ({
+      action: d.action,
+      assetCode: d.assetCode,
+      amount: d.amount,
+      method: d.method ?? "",
+    })),
+    reason: input.reason,
+    serverId: input.serverId,
+    gameIndex: input.gameIndex,
+  };
+  // Optional keys stay absent when not given: an absent duration means the game's default.
+  const ordered: Record<string, unknown> = {};
+  for (const key of RECORD_KEYS) {
+    const value = key in record
+      ? record[key as keyof ItemRecord]
+      : input[key as keyof typeof input];
+    if (value !== undefined) ordered[key] = value;
+  }
+  return ordered as unknown as ItemRecord;
+}
+
+const RECORD_KEYS = [
+  "transactionId",
+  "idCategory",
+  "id",
+  "detail",
+  "reason",
+  "subReason",
+  "serverId",
+  "additionalinfo",
+  "duration",
+  "userMessage",
+  "templateMessage",
+  "gameIndex",
+] as const; // deno-fmt-ignore
+
+/** The exact body bytes (as ASCII text) sent for a record. */
+export function itemRecordBody(record: ItemRecord): string {
+  return asciiJson(record);
+}
+
+/** The health-probe body: the request record with empty field values. */
+export function probeRecordBody(): string {
+  return asciiJson({
+    transactionId: "",
+    idCategory: "",
+    id: "",
+    detail: [],
+    reason: "",
+    subReason: "",
+    serverId: "",
+    additionalinfo: "",
+    userMessage: "",
+    templateMessage: "",
+    gameIndex: "",
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * Registering item requests: one insert records the request and makes it due in the outbox.
+ * The same transactionId with the same body is answered like the first time; another body is a
+ * conflict.
+ */
+import type { Sql } from "../db/port.ts";
+import { DomainError } from "../errors.ts";
+import { sha256Hex } from "../crypto/hashing.ts";
+import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "./record.ts";
+
+/** Statuses of a request. */
+export type ItemRequestStatus = "REGISTERED" | "RETRYING" | "DELIVERED" | "FAILED";
+
+/** The answer to a registration. */
+export interface Registration {
+  transactionId: string;
+  /** False when the same request was already registered (nothing new will be sent). */
+  created: boolean;
+}
+
+/** A request's delivery state as the GET endpoint shows it. */
+export interface ItemRequestView {
+  transactionId: string;
+  status: ItemRequestStatus;
+  attempts: number;
+  lastCode: number | null;
+  lastMessage: string | null;
+  deliveredAt: string | null;
+}
+
+/** A new transaction id for requests registered without one. */
+export function newTransactionId(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+/** Registers a request; idempotent on (gameIndex, transactionId). */
+export async function registerItemRequest(
+  db: Sql,
+  input: ItemRequestInput,
+  options: { nowMs: number; source?: string },
+): Promise<Registration> {
+  const transactionId = input.transactionId ?? newTransactionId();
+  const body = itemRecordBody(buildItemRecord({ ...input, transactionId }));
+  const bodyHash = await sha256Hex(body);
+  const params = [
+    input.gameIndex,
+    transactionId,
+    body,
+    bodyHash,
+    options.source ?? "api",
+    new Date(options.nowMs),
+  ];
+  // The CTE's insert is invisible to the second branch, which reads the earlier registration.
+  const sql = `with ins as (
+      insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
+        next_attempt_at, created_at, updated_at)
+      values ($1, $2, $3, $4, $5, 'REGISTERED', $6, $6, $6)
+      on conflict (game_index, transaction_id) do nothing
+      returning body_hash)
+    select body_hash, true as created from ins
+    union all
+    select body_hash, false from item_requests
+     where game_index = $1 and transaction_id = $2 and not exists (select 1 from ins)`;
+  let rows = await db.query<{ body_hash: string; created: boolean }>(sql, params);
+  // A concurrent first registration committed after our snapshot: read it again.
+  if (rows.length === 0) rows = await db.query(sql, params);
+  const [row] = rows;
+  if (!row) throw new DomainError("internal", "INTERNAL", "registration not recorded");
+  if (!row.created && row.body_hash !== bodyHash) {
+    throw new DomainError(
+      "conflict",
+      "TRANSACTION_CONFLICT",
+      `transactionId ${transactionId} was already registered with a different body`,
+    );
+  }
+  return { transactionId, created: row.created };
+}
+
+/** Loads a request's state, or throws not_found. */
+export async function getItemRequest(
+  db: Sql,
+  gameIndex: number,
+  transactionId: string,
+): Promise<ItemRequestView> {
+  const [row] = await db.query<{
+    status: ItemRequestStatus;
+    attempts: number;
+    last_code: number | null;
+    last_message: string | null;
+    delivered_at: Date | null;
+  }>(
+    `select status, attempts, last_code, last_message, delivered_at from item_requests
+     where game_index = $1 and transaction_id = $2`,
+    [gameIndex, transactionId],
+  );
+  if (!row) {
+    throw new DomainError(
+      "not_found",
+      "TRANSACTION_NOT_FOUND",
+      `transactionId ${transactionId} not found`,
+    );
+  }
+  return {
+    transactionId,
+    status: row.status,
+    attempts: row.attempts,
+    lastCode: row.last_code,
+    lastMessage: row.last_message,
+    deliveredAt: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
+  };
+}

@@ -1,0 +1,41 @@
+/** GET /items/v1/requests/{transactionId}: the delivery state of a registered request. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv, JsonResponse } from "../env.ts";
+import { jsonResponse } from "../env.ts";
+import { getItemRequest } from "../../lib/items/register.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/items/v1/requests/{transactionId}",
+  tags: ["items"],
+  summary: "Delivery state of an item request",
+  security: [{ bearer: [] }],
+  request: { params: z.object({ transactionId: z.string().min(1).max(128) }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        code: z.literal(0),
+        message: z.string(),
+        transactionId: z.string(),
+        status: z.enum(["REGISTERED", "RETRYING", "DELIVERED", "FAILED"]),
+        attempts: z.number(),
+        lastCode: z.number().nullable(),
+        lastMessage: z.string().nullable(),
+        deliveredAt: z.string().nullable(),
+      }),
+      "the request's state",
+    ),
+  },
+});
+
+/** Registers the route. */
+export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const view = await getItemRequest(
+      c.var.services.db,
+      c.var.apiKey.gameIndex,
+      c.req.valid("param").transactionId,
+    );
+    return c.json({ code: 0, message: "success", ...view }, 200) as JsonResponse;
+  });
+}
