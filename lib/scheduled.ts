@@ -4,6 +4,7 @@
  */
 import type { Services } from "./services.ts";
 import { pushDispatchJob } from "./push/dispatch.ts";
+import { chainTrackerJob } from "./chain/tracker.ts";
 import { itemDeliveryJob } from "./items/jobs.ts";
 
 /** A periodic job; it must be safe to run concurrently with itself on another instance. */
@@ -16,6 +17,7 @@ export interface ScheduledJob {
 export const scheduledJobs: ScheduledJob[] = [];
 
 scheduledJobs.push(pushDispatchJob);
+scheduledJobs.push(chainTrackerJob);
 scheduledJobs.push(itemDeliveryJob);
 
 /** Runs every job once; one job failing does not stop the others. */

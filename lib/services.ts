@@ -10,6 +10,8 @@ import { createLogger, type Logger } from "./log.ts";
 import { createOutbound, type Outbound } from "./outbound/mod.ts";
 import { loadSigningKey, type SigningKey } from "./auth/keys.ts";
 import { sha256Hex } from "./crypto/hashing.ts";
+import { createPolygonChain, type PolygonChain } from "./chain/polygon.ts";
+import { createLocalKms, type Kms } from "./chain/kms.ts";
 import { type ItemSocket, missingItemSocket } from "./items/socket.ts";
 import { createSidecarSocket } from "./items/sidecar_client.ts";
 import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
@@ -32,6 +34,10 @@ export interface Services {
   outbound: Outbound;
   signingKey: SigningKey;
   secrets: RuntimeSecrets;
+  /** The Polygon chain client (absent when POLYGON_RPC_URL is unset); tests may replace it. */
+  chain?: PolygonChain;
+  /** Wallet key management (keys sealed under the KMS master key). */
+  kms: Kms;
   /** TCP exchanges with game servers (the sidecar when SIDECAR_URL is set, else a direct dialer). */
   itemSocket: ItemSocket;
   /** OTP SMS and e-mail providers (OTP_SMS_PROVIDER, OTP_EMAIL_PROVIDER) and the log outbox. */
@@ -55,6 +61,10 @@ export interface ServiceParts {
   clock?: Clock;
   log?: Logger;
   fetch?: typeof fetch;
+  /** Replaces the chain client built from POLYGON_RPC_URL. */
+  chain?: PolygonChain;
+  /** Replaces the database-backed KMS (e.g. a cloud KMS). */
+  kms?: Kms;
   /** A direct TCP dialer where the runtime has one (Deno); SIDECAR_URL takes precedence. */
   itemSocket?: ItemSocket;
   /** Replaces the OTP providers built from configuration. */
@@ -80,6 +90,15 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
     }),
     signingKey: await loadSigningKey(parts.secrets.jwtPrivateJwk),
     secrets: parts.secrets,
+    chain: parts.chain ?? (parts.config.POLYGON_RPC_URL
+      ? createPolygonChain({
+        rpcUrl: parts.config.POLYGON_RPC_URL,
+        chainId: parts.config.POLYGON_CHAIN_ID,
+        maxFeeGwei: parts.config.POLYGON_MAX_FEE_GWEI,
+        timeoutMs: parts.config.POLYGON_RPC_TIMEOUT_MS,
+      })
+      : undefined),
+    kms: parts.kms ?? createLocalKms(parts.db, parts.secrets.kmsMasterKey),
     otpProviders: parts.otpProviders ?? createOtpProviders(parts.config),
     itemSocket: parts.config.SIDECAR_URL && parts.config.SIDECAR_TOKEN
       ? createSidecarSocket({

@@ -5,6 +5,7 @@ import { createFamilyApp } from "../env.ts";
 import { adminFamily } from "./envelope.ts";
 import { requireAdmin } from "../auth.ts";
 import { registerTenancyAdmin } from "./tenancy.ts";
+import { registerChainAdmin } from "./chain.ts";
 import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
 import { registerItemsAdmin } from "./items.ts";
@@ -14,6 +15,7 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(adminFamily);
   app.use("/admin/*", requireAdmin);
   registerTenancyAdmin(app);
+  registerChainAdmin(app);
   registerPushAdmin(app);
   registerOtpAdmin(app);
   registerItemsAdmin(app);

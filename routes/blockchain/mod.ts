@@ -5,6 +5,15 @@ import { blockchainFamily } from "./envelope.ts";
 import { requireAppToken } from "./auth.ts";
 import { registerAuthToken } from "./auth_token.ts";
 import { registerContractsByOwner } from "./contracts_by_owner.ts";
+import { registerNftMint } from "./nft_mint.ts";
+import { registerNftInfo } from "./nft_info.ts";
+import { registerNftLock } from "./nft_lock.ts";
+import { registerNftUnlock } from "./nft_unlock.ts";
+import { registerConvert } from "./convert.ts";
+import { registerConvertPool } from "./convert_pool.ts";
+import { registerTokenBalance } from "./token_balance.ts";
+import { registerTxHashRoute } from "./tx_hash.ts";
+import { registerTxList } from "./tx_list.ts";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 
 /** Builds the blockchain sub-app. */
@@ -14,5 +23,14 @@ export function blockchainRoutes(): OpenAPIHono<AppEnv> {
   app.use("/core/v1/*", requireAppToken({ appid: false }));
   registerAuthToken(app);
   registerContractsByOwner(app);
+  registerNftMint(app);
+  registerNftInfo(app);
+  registerNftLock(app);
+  registerNftUnlock(app);
+  registerConvertPool(app);
+  registerConvert(app);
+  registerTokenBalance(app);
+  registerTxHashRoute(app);
+  registerTxList(app);
   return app;
 }

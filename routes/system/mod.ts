@@ -5,11 +5,13 @@ import { createFamilyApp } from "../env.ts";
 import { adminFamily } from "../admin/envelope.ts";
 import { registerHealth } from "./health.ts";
 import { registerJwks } from "./jwks.ts";
+import { registerMetadata } from "./metadata.ts";
 
 /** Builds the system sub-app. */
 export function systemRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(adminFamily);
   registerHealth(app);
   registerJwks(app);
+  registerMetadata(app);
   return app;
 }

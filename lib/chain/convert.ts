@@ -1,0 +1,166 @@
+/** Game token reads and the convert pool: to-token, to-currency, pool information, balances. */
+import { formatUnits } from "viem";
+import type { Services } from "../services.ts";
+import { DomainError } from "../errors.ts";
+import { abi as poolAbi } from "../../contracts/artifacts/ConvertPool.ts";
+import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
+import { parseAddress, requireContract } from "./registry.ts";
+import {
+  createTransaction,
+  requireChain,
+  type TxCreation,
+  type TxRequest,
+} from "./transactions.ts";
+import { onChain } from "./polygon.ts";
+
+/** Parses a non-negative integer amount in base units. */
+export function parseAmount(value: string, field: string): bigint {
+  if (!/^\d{1,78}$/.test(value)) {
+    throw new DomainError(
+      "invalid",
+      "VALIDATION_FAILED",
+      `${field} must be a non-negative integer string (base units)`,
+    );
+  }
+  return BigInt(value);
+}
+
+/** Converts game currency to tokens (operator sends) or tokens to game currency (holder sends). */
+export async function convert(s: Services, req: TxRequest, input: {
+  direction: "to-token" | "to-currency";
+  owner: string;
+  convertPool: string;
+  gameTokenAmount: string;
+  gameCurrencyCode: string;
+  gameCurrencyAmount: string;
+}): Promise<TxCreation> {
+  const chain = requireChain(s, req.network);
+  const pool = await requireContract(s.db, {
+    network: req.network,
+    gameIndex: req.gameIndex,
+    address: input.convertPool,
+    type: "convert-pool",
+    field: "convertPool",
+  });
+  const owner = parseAddress(input.owner, "owner");
+  const tokens = parseAmount(input.gameTokenAmount, "gameTokenAmount");
+  const currency = parseAmount(input.gameCurrencyAmount, "gameCurrencyAmount");
+  if (input.direction === "to-token") {
+    const [operator, available] = await Promise.all([
+      onChain(
+        "owner",
+        () =>
+          chain.client.readContract({ address: pool.address, abi: poolAbi, functionName: "owner" }),
+      ),
+      onChain("poolAmount", () =>
+        chain.client.readContract({
+          address: pool.address,
+          abi: poolAbi,
+          functionName: "poolAmount",
+        })),
+    ]);
+    if (available < tokens) {
+      throw new DomainError(
+        "conflict",
+        "POOL_EXHAUSTED",
+        `convert pool holds ${available} tokens, ${tokens} requested`,
+      );
+    }
+    return await createTransaction(s, req, (requestId) => ({
+      type: "CONVERT_TO_TOKEN",
+      action: "convert to token",
+      from: operator,
+      to: pool.address,
+      abi: poolAbi,
+      functionName: "toToken",
+      args: [requestId, owner, tokens, input.gameCurrencyCode, currency],
+    }));
+  }
+  return await createTransaction(s, req, (requestId) => ({
+    type: "CONVERT_TO_CURRENCY",
+    action: "convert to currency",
+    from: owner,
+    to: pool.address,
+    abi: poolAbi,
+    functionName: "toCurrency",
+    args: [requestId, tokens, input.gameCurrencyCode, currency],
+  }));
+}
+
+/** The pool's remaining tokens and per-goods-code currency totals. */
+export async function poolInfo(
+  s: Services,
+  q: { network: string; gameIndex: number; pool: string },
+) {
+  const chain = requireChain(s, q.network);
+  const pool = await requireContract(s.db, {
+    network: q.network,
+    gameIndex: q.gameIndex,
+    address: q.pool,
+    type: "convert-pool",
+    field: "convertPool",
+  });
+  const [amount, [codes, totals]] = await Promise.all([
+    onChain(
+      "poolAmount",
+      () =>
+        chain.client.readContract({
+          address: pool.address,
+          abi: poolAbi,
+          functionName: "poolAmount",
+        }),
+    ),
+    onChain(
+      "currencies",
+      () =>
+        chain.client.readContract({
+          address: pool.address,
+          abi: poolAbi,
+          functionName: "currencies",
+        }),
+    ),
+  ]);
+  return {
+    convertPoolAmount: amount.toString(),
+    gameCurrency: codes.map((goodsCode, i) => ({ goodsCode, goodsAmount: totals[i].toString() })),
+  };
+}
+
+/** A holder's balance of a registered game token. */
+export async function tokenBalance(s: Services, q: {
+  network: string;
+  gameIndex: number;
+  contract: string;
+  holder: string;
+}) {
+  const chain = requireChain(s, q.network);
+  const token = await requireContract(s.db, {
+    network: q.network,
+    gameIndex: q.gameIndex,
+    address: q.contract,
+    type: "token",
+    field: "contract",
+  });
+  const holder = parseAddress(q.holder, "from");
+  const read = <F extends "balanceOf" | "decimals" | "symbol">(functionName: F) =>
+    onChain(functionName, () =>
+      chain.client.readContract({
+        address: token.address,
+        abi: tokenAbi,
+        functionName,
+        args: functionName === "balanceOf" ? [holder] : undefined,
+        // deno-lint-ignore no-explicit-any
+      } as any));
+  const [raw, decimals, symbol] = await Promise.all([
+    read("balanceOf") as Promise<bigint>,
+    read("decimals") as Promise<number>,
+    read("symbol") as Promise<string>,
+  ]);
+  return {
+    value: formatUnits(raw, decimals),
+    rawValue: raw.toString(),
+    decimals,
+    symbol,
+    symbolUri: token.symbolUri ?? "",
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Key management: wallet private keys encrypted at rest with AES-GCM under a key derived from
+ * the master key, decrypted only for the moment of signing. `Kms` is the seam a cloud KMS
+ * (e.g. AWS KMS secp256k1 keys) can implement without touching callers.
+ */
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { Hex, TransactionSerializableEIP1559 } from "viem";
+import type { Sql } from "../db/port.ts";
+import { DomainError } from "../errors.ts";
+import { fromBase64, randomBytes, toBase64 } from "../crypto/hashing.ts";
+
+/** What the chain code needs from key management. */
+export interface Kms {
+  /** Stores a key (generated when none is given) for a game; returns its address only. */
+  createWallet(gameIndex: number, privateKey?: Hex): Promise<{ address: Hex }>;
+  /** True when a signing key for the address is held. */
+  holds(address: string): Promise<boolean>;
+  /** Signs an EIP-1559 transaction with the held key; throws KEY_NOT_HELD otherwise. */
+  signTransaction(address: string, tx: TransactionSerializableEIP1559): Promise<Hex>;
+}
+
+const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+async function deriveKey(masterKey: string): Promise<CryptoKey> {
+  const material = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`kms-wallet-key:v1:${masterKey}`),
+  );
+  return await crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+/** Encrypts a private key; the address is bound as associated data so rows cannot be swapped. */
+export async function sealKey(masterKey: string, address: string, privateKey: Hex) {
+  const iv = new Uint8Array(randomBytes(12));
+  const ct = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(address.toLowerCase()) },
+    await deriveKey(masterKey),
+    new TextEncoder().encode(privateKey),
+  );
+  const joined = new Uint8Array(12 + ct.byteLength);
+  joined.set(iv);
+  joined.set(new Uint8Array(ct), 12);
+  return `v1:${toBase64(joined)}`;
+}
+
+/** Decrypts a sealed key; throws when the master key or address does not match. */
+export async function openKey(masterKey: string, address: string, sealed: string): Promise<Hex> {
+  const bytes = fromBase64(sealed.replace(/^v1:/, ""));
+  const plain = await crypto.subtle.decrypt(
+    {
+      name: "AES-GCM",
+      iv: new Uint8Array(bytes.slice(0, 12)),
+      additionalData: new TextEncoder().encode(address.toLowerCase()),
+    },
+    await deriveKey(masterKey),
+    new Uint8Array(bytes.slice(12)),
+  );
+  return new TextDecoder().decode(plain) as Hex;
+}
+
+/** The database-backed KMS: sealed keys in `chain_wallets`. */
+export function createLocalKms(db: Sql, masterKey: string): Kms {
+  async function sealed(address: string): Promise<string | undefined> {
+    const [row] = await db.query<{ key_ciphertext: string }>(
+      "select key_ciphertext from chain_wallets where address = $1",
+      [address.toLowerCase()],
+    );
+    return row?.key_ciphertext;
+  }
+  return {
+    async createWallet(gameIndex, privateKey) {
+      if (privateKey !== undefined && !PRIVATE_KEY.test(privateKey)) {
+        throw new DomainError("invalid", "VALIDATION_FAILED", "privateKey must be 0x + 64 hex");
+      }
+      const key = privateKey ?? generatePrivateKey();
+      const address = privateKeyToAccount(key).address;
+      const rows = await db.query(
+        `insert into chain_wallets (address, game_index, key_ciphertext) values ($1, $2, $3)
+         on conflict (address) do nothing returning address`,
+        [address.toLowerCase(), gameIndex, await sealKey(masterKey, address, key)],
+      );
+      if (rows.length === 0) {
+        throw new DomainError("conflict", "WALLET_EXISTS", `wallet ${address} is already held`);
+      }
+      return { address };
+    },
+    async holds(address) {
+      return (await sealed(address)) !== undefined;
+    },
+    async signTransaction(address, tx) {
+      const blob = await sealed(address);
+      if (!blob) {
+        throw new DomainError(
+          "invalid",
+          "KEY_NOT_HELD",
+          `no signing key is held for ${address}; send isSend false and sign the rawTx yourself`,
+        );
+      }
+      const account = privateKeyToAccount(await openKey(masterKey, address, blob));
+      return await account.signTransaction(tx);
+    },
+  };
+}

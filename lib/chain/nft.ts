@@ -1,0 +1,249 @@
+/** NFT operations: batch mint with stored metadata, token information, lock and unlock. */
+import type { Hex } from "viem";
+import type { Services } from "../services.ts";
+import { DomainError } from "../errors.ts";
+import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
+import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
+import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./metadata.ts";
+import { parseAddress, requireContract } from "./registry.ts";
+import {
+  createTransaction,
+  requireChain,
+  type TxCreation,
+  type TxRequest,
+} from "./transactions.ts";
+import { onChain } from "./polygon.ts";
+
+/** Tokens per mint call on polygon (the contract enforces the same number). */
+export const POLYGON_MINT_LIMIT = 50;
+
+/** Parses a decimal token id into a uint256. */
+export function parseTokenId(value: string, field: string): bigint {
+  if (!/^\d{1,78}$/.test(value) || BigInt(value) >= 2n ** 256n) {
+    throw new DomainError("invalid", "VALIDATION_FAILED", `${field} must be a decimal uint256`);
+  }
+  return BigInt(value);
+}
+
+/** One token of a mint request. */
+export interface MintEntry {
+  tokenId: string;
+  royaltyPercentage: number;
+  metadata: NftMetadata;
+}
+
+/** Mints a batch of caller-chosen token ids to `to`; the token URI is the public metadata address. */
+export async function mintNfts(s: Services, req: TxRequest, input: {
+  contract: string;
+  from: string;
+  to: string;
+  entries: MintEntry[];
+  publicBaseUrl: string;
+}): Promise<TxCreation> {
+  requireChain(s, req.network);
+  if (input.entries.length > POLYGON_MINT_LIMIT) {
+    throw new DomainError(
+      "invalid",
+      "TOO_MANY_TOKENS",
+      `mintMsg has ${input.entries.length} tokens; at most ${POLYGON_MINT_LIMIT} per call on polygon`,
+    );
+  }
+  const nft = await requireContract(s.db, {
+    network: req.network,
+    gameIndex: req.gameIndex,
+    address: input.contract,
+    type: "nft",
+    field: "contract",
+  });
+  const from = parseAddress(input.from, "from");
+  const to = parseAddress(input.to, "to");
+  const seen = new Set<string>();
+  const ids = input.entries.map((e, i) => {
+    const id = parseTokenId(e.tokenId, `mintMsg[${i}].tokenId`);
+    if (seen.has(id.toString())) {
+      throw new DomainError(
+        "conflict",
+        "DUPLICATE_TOKEN_ID",
+        `mintMsg[${i}].tokenId ${id} appears twice`,
+      );
+    }
+    seen.add(id.toString());
+    return id;
+  });
+  const tokens = input.entries.map((e, i) => ({
+    tokenId: ids[i].toString(),
+    metadata: e.metadata,
+  }));
+  const uris = tokens.map((t) =>
+    tokenUriFor(input.publicBaseUrl, req.network, nft.address, t.tokenId)
+  );
+  const royalties = input.entries.map((e) => Math.round(e.royaltyPercentage * 100));
+  const created = await createTransaction(s, req, () => ({
+    type: "MINT",
+    action: "mint",
+    from,
+    to: nft.address,
+    abi: nftAbi,
+    functionName: "mintBatch",
+    args: [to, ids, uris, royalties],
+  }));
+  await storeMetadata(s.db, {
+    network: req.network,
+    contract: nft.address,
+    tokens,
+    now: new Date(s.clock.now()),
+  });
+  return created;
+}
+
+/** Token information read from the chain and the metadata store. */
+export async function nftInfo(s: Services, q: {
+  network: string;
+  gameIndex: number;
+  contract: string;
+  tokenId: string;
+}) {
+  const chain = requireChain(s, q.network);
+  const nft = await requireContract(s.db, {
+    network: q.network,
+    gameIndex: q.gameIndex,
+    address: q.contract,
+    type: "nft",
+    field: "contract",
+  });
+  const id = parseTokenId(q.tokenId, "tokenId");
+  const tokenUri = await onChain("tokenURI", () =>
+    chain.client.readContract({
+      address: nft.address,
+      abi: nftAbi,
+      functionName: "tokenURI",
+      args: [id],
+    }));
+  const metadata = await loadMetadata(s.db, {
+    network: q.network,
+    contract: nft.address,
+    tokenId: id.toString(),
+  });
+  return {
+    nftContract: nft.address,
+    tokenId: id.toString(),
+    tokenUri,
+    gatewayUrl: tokenUri.startsWith("ipfs://")
+      ? `https://ipfs.io/ipfs/${tokenUri.slice("ipfs://".length)}`
+      : tokenUri,
+    metadata: metadata ?? {},
+  };
+}
+
+/** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
+export async function lockNft(s: Services, req: TxRequest, input: {
+  contract: string;
+  lockContract: string;
+  from: string;
+  tokenId: string;
+}): Promise<TxCreation> {
+  const chain = requireChain(s, req.network);
+  const [nft, lock] = await Promise.all([
+    requireContract(s.db, {
+      ...scope(req),
+      address: input.contract,
+      type: "nft",
+      field: "contract",
+    }),
+    requireContract(s.db, {
+      ...scope(req),
+      address: input.lockContract,
+      type: "lock",
+      field: "lockContract",
+    }),
+  ]);
+  const from = parseAddress(input.from, "from");
+  const id = parseTokenId(input.tokenId, "tokenId");
+  const [holder, operator] = await Promise.all([
+    ownerOf(s, nft.address, id),
+    onChain(
+      "owner",
+      () =>
+        chain.client.readContract({ address: lock.address, abi: lockAbi, functionName: "owner" }),
+    ),
+  ]);
+  if (holder.toLowerCase() === lock.address.toLowerCase()) {
+    throw new DomainError("conflict", "NFT_ALREADY_LOCKED", `token ${id} is already locked`);
+  }
+  if (
+    holder.toLowerCase() !== from.toLowerCase() && operator.toLowerCase() !== from.toLowerCase()
+  ) {
+    throw new DomainError("forbidden", "NOT_NFT_OWNER", `from ${from} does not own token ${id}`);
+  }
+  return await createTransaction(s, req, (requestId) => ({
+    type: "LOCK",
+    action: "lock",
+    from,
+    to: lock.address,
+    abi: lockAbi,
+    functionName: "lock",
+    args: [nft.address, id, requestId],
+  }));
+}
+
+/** Unlocks an NFT (sent by the lock contract's operator). */
+export async function unlockNft(s: Services, req: TxRequest, input: {
+  lockContract: string;
+  nftContract: string;
+  from: string;
+  tokenId: string;
+}): Promise<TxCreation> {
+  const chain = requireChain(s, req.network);
+  const [lock, nft] = await Promise.all([
+    requireContract(s.db, {
+      ...scope(req),
+      address: input.lockContract,
+      type: "lock",
+      field: "contract",
+    }),
+    requireContract(s.db, {
+      ...scope(req),
+      address: input.nftContract,
+      type: "nft",
+      field: "nftContract",
+    }),
+  ]);
+  const from = parseAddress(input.from, "from");
+  const id = parseTokenId(input.tokenId, "tokenId");
+  const lockedBy = await onChain("lockedBy", () =>
+    chain.client.readContract({
+      address: lock.address,
+      abi: lockAbi,
+      functionName: "lockedBy",
+      args: [nft.address, id],
+    }));
+  if (/^0x0{40}$/i.test(lockedBy)) {
+    throw new DomainError(
+      "conflict",
+      "NFT_NOT_LOCKED",
+      `token ${id} is not locked in ${lock.address}`,
+    );
+  }
+  return await createTransaction(s, req, (requestId) => ({
+    type: "UNLOCK",
+    action: "unlock",
+    from,
+    to: lock.address,
+    abi: lockAbi,
+    functionName: "unlock",
+    args: [nft.address, id, requestId],
+  }));
+}
+
+function scope(req: TxRequest) {
+  return { network: req.network, gameIndex: req.gameIndex };
+}
+
+async function ownerOf(s: Services, nft: Hex, id: bigint): Promise<Hex> {
+  const chain = requireChain(s, "polygon");
+  return await onChain(
+    "ownerOf",
+    () =>
+      chain.client.readContract({ address: nft, abi: nftAbi, functionName: "ownerOf", args: [id] }),
+  );
+}

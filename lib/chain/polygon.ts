@@ -1,0 +1,120 @@
+/**
+ * The Polygon (EVM) chain client: a viem public client for one RPC endpoint, plus the mapping of
+ * node failures and contract reverts to DomainErrors the routes render.
+ */
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  createPublicClient,
+  http,
+  type PublicClient,
+} from "viem";
+import { DomainError } from "../errors.ts";
+
+/** One EVM chain the service talks to. */
+export interface PolygonChain {
+  chainId: number;
+  rpcUrl: string;
+  client: PublicClient;
+  /** Upper bound for maxFeePerGas in wei (undefined: no cap). */
+  maxFeeWei?: bigint;
+}
+
+/** Builds the chain client; RPC calls time out quickly so an unreachable node becomes a 503. */
+export function createPolygonChain(options: {
+  rpcUrl: string;
+  chainId: number;
+  maxFeeGwei?: number;
+  timeoutMs?: number;
+}): PolygonChain {
+  const client = createPublicClient({
+    transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 1 }),
+  }) as PublicClient;
+  return {
+    chainId: options.chainId,
+    rpcUrl: options.rpcUrl,
+    client,
+    maxFeeWei: options.maxFeeGwei === undefined
+      ? undefined
+      : BigInt(Math.round(options.maxFeeGwei * 1e9)),
+  };
+}
+
+/** Known custom errors of the bundled contracts (and OpenZeppelin's) mapped to catalog codes. */
+const revertCodes: Record<
+  string,
+  { kind: "invalid" | "conflict" | "not_found" | "forbidden"; code: string }
+> = {
+  ERC721InvalidSender: { kind: "conflict", code: "DUPLICATE_TOKEN_ID" },
+  BatchSizeInvalid: { kind: "invalid", code: "TOO_MANY_TOKENS" },
+  NotTokenOwner: { kind: "forbidden", code: "NOT_NFT_OWNER" },
+  ERC721IncorrectOwner: { kind: "forbidden", code: "NOT_NFT_OWNER" },
+  AlreadyLocked: { kind: "conflict", code: "NFT_ALREADY_LOCKED" },
+  NotLocked: { kind: "conflict", code: "NFT_NOT_LOCKED" },
+  PoolExhausted: { kind: "conflict", code: "POOL_EXHAUSTED" },
+  CurrencyExhausted: { kind: "conflict", code: "POOL_EXHAUSTED" },
+  RequestAlreadyProcessed: { kind: "conflict", code: "DUPLICATE_REQUEST_ID" },
+  ERC721NonexistentToken: { kind: "not_found", code: "TOKEN_NOT_FOUND" },
+};
+
+function describeArgs(args: readonly unknown[] | undefined): string {
+  return (args ?? []).map((a) => typeof a === "bigint" ? a.toString() : String(a)).join(", ");
+}
+
+/** True when the error means the node could not be reached or did not answer in time. */
+export function isUnreachable(err: unknown): boolean {
+  if (!(err instanceof BaseError)) return false;
+  return Boolean(
+    err.walk((e) =>
+      e instanceof Error &&
+      ["HttpRequestError", "TimeoutError", "WebSocketRequestError", "SocketClosedError"]
+        .includes((e as Error).name)
+    ),
+  );
+}
+
+/** Converts a viem failure into a DomainError: unreachable node, known revert, or generic revert. */
+export function chainFailure(err: unknown, action: string): unknown {
+  if (err instanceof DomainError) return err;
+  if (!(err instanceof BaseError)) return err;
+  if (isUnreachable(err)) {
+    return new DomainError("unavailable", "CHAIN_UNAVAILABLE", "blockchain node unreachable", {
+      cause: err,
+    });
+  }
+  const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError) as
+    | ContractFunctionRevertedError
+    | null;
+  if (reverted) {
+    const name = reverted.data?.errorName;
+    const reason = name
+      ? `${name}(${describeArgs(reverted.data?.args)})`
+      : reverted.reason ?? "execution reverted";
+    const known = name ? revertCodes[name] : undefined;
+    if (known) {
+      return new DomainError(known.kind, known.code, `${action} refused by contract: ${reason}`, {
+        cause: err,
+      });
+    }
+    return new DomainError("invalid", "TX_REVERTED", `${action} reverted: ${reason}`, {
+      cause: err,
+    });
+  }
+  if (/revert/i.test(err.message)) {
+    return new DomainError("invalid", "TX_REVERTED", `${action} reverted: ${err.shortMessage}`, {
+      cause: err,
+    });
+  }
+  return new DomainError("upstream", "CHAIN_ERROR", `${action} failed: ${err.shortMessage}`, {
+    cause: err,
+  });
+}
+
+/** Runs a chain call, translating its failure. */
+export async function onChain<T>(action: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw chainFailure(err, action);
+  }
+}

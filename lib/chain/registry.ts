@@ -1,0 +1,104 @@
+/** Contracts the service knows (table `contracts`): registration and typed lookups. */
+import { getAddress, type Hex, isAddress } from "viem";
+import type { Sql } from "../db/port.ts";
+import { DbError } from "../db/port.ts";
+import { DomainError } from "../errors.ts";
+
+/** Contract types the API distinguishes. */
+export const CONTRACT_TYPES = ["nft", "token", "lock", "convert-pool"] as const;
+/** One of CONTRACT_TYPES. */
+export type ContractType = typeof CONTRACT_TYPES[number];
+
+/** A registered contract. */
+export interface KnownContract {
+  network: string;
+  address: Hex;
+  type: ContractType;
+  name: string;
+  owner: string;
+  gameIndex: number;
+  symbolUri: string | null;
+}
+
+/** Parses an address field or throws a validation error naming it. */
+export function parseAddress(value: string, field: string): Hex {
+  if (!isAddress(value, { strict: false })) {
+    throw new DomainError("invalid", "VALIDATION_FAILED", `${field} is not a valid address`);
+  }
+  return getAddress(value);
+}
+
+/** Registers a contract for a game; the address is stored checksummed. */
+export async function registerContract(
+  db: Sql,
+  c: Omit<KnownContract, "address"> & {
+    address: string;
+  },
+): Promise<KnownContract> {
+  const address = parseAddress(c.address, "address");
+  const owner = parseAddress(c.owner, "owner");
+  try {
+    await db.query(
+      `insert into contracts (network, address, type, name, owner, game_index, symbol_uri)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [c.network, address, c.type, c.name, owner, c.gameIndex, c.symbolUri],
+    );
+  } catch (err) {
+    if (err instanceof DbError && err.uniqueViolation) {
+      throw new DomainError(
+        "conflict",
+        "CONTRACT_EXISTS",
+        `contract ${address} is already registered`,
+      );
+    }
+    throw err;
+  }
+  return { ...c, address, owner };
+}
+
+/** Loads a contract of the caller's game with the expected type, or throws a catalog error. */
+export async function requireContract(db: Sql, q: {
+  network: string;
+  gameIndex: number;
+  address: string;
+  type: ContractType;
+  field: string;
+}): Promise<KnownContract> {
+  const address = parseAddress(q.address, q.field);
+  const [row] = await db.query<{
+    network: string;
+    address: string;
+    type: ContractType;
+    name: string;
+    owner: string;
+    game_index: number;
+    symbol_uri: string | null;
+  }>(
+    `select network, address, type, name, owner, game_index, symbol_uri from contracts
+      where network = $1 and lower(address) = lower($2) and game_index = $3`,
+    [q.network, address, q.gameIndex],
+  );
+  if (!row) {
+    throw new DomainError(
+      "not_found",
+      "CONTRACT_NOT_FOUND",
+      `${q.field} ${address} is not a registered ${q.network} contract of this game`,
+    );
+  }
+  if (row.type !== q.type) {
+    throw new DomainError(
+      "invalid",
+      "CONTRACT_TYPE_MISMATCH",
+      `${q.field} ${address} is a ${row.type} contract, expected ${q.type}`,
+    );
+  }
+  return {
+    network: row.network,
+    address: getAddress(row.address),
+    type: row.type,
+    name: row.name,
+    owner: row.owner,
+    gameIndex: row.game_index,
+    symbolUri: row.symbol_uri,
+  };
+}

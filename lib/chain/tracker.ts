@@ -1,0 +1,161 @@
+/**
+ * The transaction tracker: PENDING transactions are checked for receipts (SUCCESS / FAILED);
+ * one never seen on chain after TX_DROP_AFTER_MS is FAILED. A settled request with a callbackUrl
+ * becomes a due row of the callback outbox (in `chain_txs`), delivered signed with retries and
+ * backoff until it is answered 2xx or runs out of attempts.
+ */
+import type { Hex } from "viem";
+import type { Services } from "../services.ts";
+import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
+import { isUnreachable } from "./polygon.ts";
+
+/** The callback body sent to a request's callbackUrl. */
+export interface TxCallback {
+  requestId: string;
+  txHash: string;
+  txStatus: "SUCCESS" | "FAILED";
+  txType: string;
+}
+
+type PendingRow = {
+  request_id: string;
+  tx_hash: string;
+  chain_id: number;
+  sent_at: Date | null;
+  updated_at: Date;
+};
+
+/** Checks one request's transaction now (used right after sending). */
+export async function trackTransaction(s: Services, requestId: string) {
+  const rows = await s.db.query<PendingRow>(
+    `select request_id, tx_hash, chain_id, sent_at, updated_at from chain_txs
+      where request_id = $1 and status = 'PENDING' and tx_hash is not null`,
+    [requestId],
+  );
+  await settle(s, rows, s.clock.now());
+}
+
+/** Checks every PENDING transaction of the configured chain (scheduled). */
+export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
+  if (!s.chain) return;
+  const rows = await s.db.query<PendingRow>(
+    `select request_id, tx_hash, chain_id, sent_at, updated_at from chain_txs
+      where status = 'PENDING' and tx_hash is not null and chain_id = $1
+      order by sent_at limit 200`,
+    [s.chain.chainId],
+  );
+  await settle(s, rows, nowMs);
+}
+
+async function settle(s: Services, rows: PendingRow[], nowMs: number) {
+  const chain = s.chain;
+  if (!chain || rows.length === 0) return;
+  let settled = 0;
+  for (const row of rows) {
+    if (row.chain_id !== chain.chainId) continue;
+    let status: "SUCCESS" | "FAILED" | null = null;
+    try {
+      const receipt = await chain.client.getTransactionReceipt({ hash: row.tx_hash as Hex })
+        .catch((err) => {
+          if (isUnreachable(err)) throw err;
+          return null;
+        });
+      if (receipt) {
+        status = receipt.status === "success" ? "SUCCESS" : "FAILED";
+      } else {
+        const since = (row.sent_at ?? row.updated_at).getTime();
+        if (nowMs - since >= s.config.TX_DROP_AFTER_MS) {
+          const seen = await chain.client.getTransaction({ hash: row.tx_hash as Hex })
+            .catch((err) => {
+              if (isUnreachable(err)) throw err;
+              return null;
+            });
+          if (!seen) status = "FAILED";
+        }
+      }
+    } catch (err) {
+      s.log.warn("transaction tracking paused: chain unreachable", { err: String(err) });
+      return;
+    }
+    if (!status) continue;
+    // Only the instance that moves the row out of PENDING schedules its callback.
+    const moved = await s.db.query(
+      `update chain_txs set status = $2, updated_at = $3,
+              callback_state = case when callback_url is null then 'none' else 'due' end,
+              callback_next_at = $3
+        where request_id = $1 and status = 'PENDING' returning request_id`,
+      [row.request_id, status, new Date(nowMs)],
+    );
+    settled += moved.length;
+  }
+  if (settled > 0) await deliverDueCallbacks(s, nowMs);
+}
+
+/** Delivers due callbacks (claimed with a lease, so concurrent runs never double-send). */
+export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
+  const leaseMs = s.config.OUTBOUND_TIMEOUT_MS * 2;
+  const rows = await s.db.query<{
+    request_id: string;
+    tx_hash: string;
+    status: "SUCCESS" | "FAILED";
+    tx_type: string;
+    callback_url: string;
+    callback_attempts: number;
+  }>(
+    `update chain_txs set callback_next_at = $2, callback_attempts = callback_attempts + 1
+      where request_id in (
+        select request_id from chain_txs
+         where callback_state = 'due' and callback_next_at <= $1
+         order by callback_next_at limit 50 for update skip locked)
+      returning request_id, tx_hash, status, tx_type, callback_url, callback_attempts`,
+    [new Date(nowMs), new Date(nowMs + leaseMs)],
+  );
+  await Promise.all(rows.map(async (row) => {
+    const payload: TxCallback = {
+      requestId: row.request_id,
+      txHash: row.tx_hash,
+      txStatus: row.status,
+      txType: row.tx_type,
+    };
+    let outcome: "done" | "retry" | "failed" = "retry";
+    try {
+      const res = await s.outbound.send({
+        url: row.callback_url,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(payload),
+        signWith: s.secrets.webhookSecret,
+      });
+      if (res.status >= 200 && res.status < 300) outcome = "done";
+    } catch (err) {
+      if (err instanceof OutboundRefused) outcome = "failed";
+      s.log.warn("transaction callback failed", { requestId: row.request_id, err: String(err) });
+    }
+    if (outcome === "retry" && row.callback_attempts >= s.config.CALLBACK_MAX_ATTEMPTS) {
+      outcome = "failed";
+    }
+    const next = outcome === "retry"
+      ? new Date(
+        nowMs +
+          backoffMs(
+            row.callback_attempts - 1,
+            s.config.CALLBACK_RETRY_BASE_MS,
+            s.config.CALLBACK_RETRY_MAX_MS,
+          ),
+      )
+      : null;
+    await s.db.query(
+      `update chain_txs set callback_state = $2, callback_next_at = $3 where request_id = $1`,
+      [row.request_id, outcome === "retry" ? "due" : outcome, next],
+    );
+  }));
+}
+
+/** The scheduled job: settle pending transactions, then deliver due callbacks. */
+export const chainTrackerJob = {
+  name: "chain-transactions",
+  async run(s: Services, nowMs: number) {
+    await trackPendingTransactions(s, nowMs);
+    await deliverDueCallbacks(s, nowMs);
+  },
+};

@@ -1,0 +1,295 @@
+/**
+ * Transaction creation and records: estimate (simulating the call, so reverts surface with their
+ * reason), then either sign and broadcast with a held key (PENDING) or hand back the unsigned
+ * transaction (WAITING). Every request is recorded in `chain_txs` for the list, the tracker and
+ * the callback outbox.
+ */
+import {
+  type Abi,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+  serializeTransaction,
+  type TransactionSerializableEIP1559,
+} from "viem";
+import type { Services } from "../services.ts";
+import { DomainError } from "../errors.ts";
+import { DbError } from "../db/port.ts";
+import { onChain, type PolygonChain } from "./polygon.ts";
+import { withSendLock } from "./send_lock.ts";
+import { trackTransaction } from "./tracker.ts";
+
+/** Transaction types recorded (txType). */
+export type TxType =
+  | "MINT"
+  | "LOCK"
+  | "UNLOCK"
+  | "CONVERT_TO_TOKEN"
+  | "CONVERT_TO_CURRENCY"
+  | "DEPLOY";
+
+/** Who asks and how the answer should look. */
+export interface TxRequest {
+  appid: string;
+  gameIndex: number;
+  network: string;
+  playerId: string;
+  isSend: boolean;
+  encoded: boolean;
+  callbackUrl?: string;
+  /** Caller-chosen request id (idempotency); generated when absent. */
+  requestId?: string;
+  /** The original request parameters, shown in the transaction list. */
+  params: Record<string, unknown>;
+}
+
+/** The contract call to make. */
+export interface TxIntent {
+  type: TxType;
+  from: Hex;
+  to: Hex;
+  abi: Abi;
+  functionName: string;
+  args: readonly unknown[];
+  /** Action name used in error messages, e.g. "mint". */
+  action: string;
+}
+
+/** The unsigned transaction as an object (numbers as JSON numbers). */
+export interface RawTxObject {
+  from: string;
+  to: string;
+  data: string;
+  nonce: number;
+  chainId: number;
+  gas: number;
+  maxFeePerGas: number;
+  maxPriorityFeePerGas: number;
+}
+
+/** The transaction-creation response `data`. */
+export type TxCreation =
+  | { txhash: string; status: "PENDING"; requestId: string }
+  | { rawTx: RawTxObject | string; requestId: string; status: "WAITING" };
+
+/** The configured chain for a network, or a clear error. */
+export function requireChain(s: Services, network: string): PolygonChain {
+  if (network !== "polygon") {
+    throw new DomainError(
+      "invalid",
+      "NETWORK_UNSUPPORTED",
+      `${network} is not available for this operation`,
+    );
+  }
+  if (!s.chain) {
+    throw new DomainError("unavailable", "CHAIN_UNAVAILABLE", "POLYGON_RPC_URL is not configured");
+  }
+  return s.chain;
+}
+
+/** EIP-1559 fees from the node, capped by configuration. */
+export async function currentFees(chain: PolygonChain) {
+  const fees = await onChain("fee estimate", () => chain.client.estimateFeesPerGas());
+  let maxFeePerGas = fees.maxFeePerGas;
+  let maxPriorityFeePerGas = fees.maxPriorityFeePerGas;
+  if (chain.maxFeeWei !== undefined && maxFeePerGas > chain.maxFeeWei) {
+    maxFeePerGas = chain.maxFeeWei;
+    if (maxPriorityFeePerGas > maxFeePerGas) maxPriorityFeePerGas = maxFeePerGas;
+  }
+  return { maxFeePerGas, maxPriorityFeePerGas };
+}
+
+/**
+ * Signs with the held key of `tx.from` and broadcasts, under the wallet's send lock. The nonce
+ * is the node's pending count read inside the lock. `record` runs after signing and before
+ * broadcasting (so a crash in between leaves a record the tracker can expire); `unrecord` runs
+ * when the broadcast fails.
+ */
+export async function signAndBroadcast(
+  s: Services,
+  chain: PolygonChain,
+  tx: Omit<TransactionSerializableEIP1559, "nonce" | "chainId" | "type"> & { from: Hex },
+  hooks: {
+    record?(hash: Hex, nonce: number): Promise<void>;
+    unrecord?(hash: Hex): Promise<void>;
+  } = {},
+): Promise<{ hash: Hex; nonce: number }> {
+  return await withSendLock(s.db, { chainId: chain.chainId, address: tx.from }, async () => {
+    const nonce = await onChain(
+      "nonce lookup",
+      () => chain.client.getTransactionCount({ address: tx.from, blockTag: "pending" }),
+    );
+    const { from, ...fields } = tx;
+    const signed = await s.kms.signTransaction(from, {
+      ...fields,
+      type: "eip1559",
+      chainId: chain.chainId,
+      nonce,
+    });
+    const hash = keccak256(signed);
+    await hooks.record?.(hash, nonce);
+    try {
+      await onChain(
+        "broadcast",
+        () => chain.client.sendRawTransaction({ serializedTransaction: signed }),
+      );
+    } catch (err) {
+      await hooks.unrecord?.(hash);
+      throw err;
+    }
+    return { hash, nonce };
+  });
+}
+
+/** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
+export async function createTransaction(
+  s: Services,
+  req: TxRequest,
+  build: (requestId: string) => TxIntent | Promise<TxIntent>,
+): Promise<TxCreation> {
+  const chain = requireChain(s, req.network);
+  const requestId = req.requestId ?? crypto.randomUUID();
+  if (req.requestId) await assertNewRequestId(s, req.requestId);
+  // The request id goes on chain too (events, the pool's replay guard), so build after choosing it.
+  const intent = await build(requestId);
+  if (req.isSend && !(await s.kms.holds(intent.from))) {
+    throw new DomainError(
+      "invalid",
+      "KEY_NOT_HELD",
+      `isSend is true but no signing key is held for from ${intent.from}; send isSend false and sign rawTx yourself`,
+    );
+  }
+  const data = encodeFunctionData({
+    abi: intent.abi,
+    functionName: intent.functionName,
+    args: intent.args,
+  });
+  const [gasEstimate, fees] = await Promise.all([
+    onChain(intent.action, () =>
+      chain.client.estimateContractGas({
+        abi: intent.abi,
+        address: intent.to,
+        functionName: intent.functionName,
+        args: intent.args,
+        account: intent.from,
+      })),
+    currentFees(chain),
+  ]);
+  // Headroom: state may move between estimate and inclusion.
+  const gas = gasEstimate + gasEstimate / 10n;
+  const now = new Date(s.clock.now());
+  const record = (status: string, hash: Hex | null, nonce: number | null) =>
+    insertRecord(s, {
+      requestId,
+      req,
+      chainId: chain.chainId,
+      type: intent.type,
+      status,
+      from: intent.from,
+      contract: intent.to,
+      hash,
+      nonce,
+      now,
+    });
+  if (req.isSend) {
+    const { hash } = await signAndBroadcast(s, chain, {
+      from: intent.from,
+      to: intent.to,
+      data,
+      gas,
+      ...fees,
+    }, {
+      record: (hash, nonce) => record("PENDING", hash, nonce),
+      unrecord: async () => {
+        await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+      },
+    });
+    s.defer(trackTransaction(s, requestId));
+    return { txhash: hash, status: "PENDING", requestId };
+  }
+  const nonce = await onChain(
+    "nonce lookup",
+    () => chain.client.getTransactionCount({ address: intent.from, blockTag: "pending" }),
+  );
+  await record("WAITING", null, nonce);
+  const unsigned: TransactionSerializableEIP1559 = {
+    type: "eip1559",
+    chainId: chain.chainId,
+    nonce,
+    to: intent.to,
+    data,
+    gas,
+    ...fees,
+  };
+  const rawTx = req.encoded ? serializeTransaction(unsigned) : {
+    from: intent.from,
+    to: intent.to,
+    data,
+    nonce,
+    chainId: chain.chainId,
+    gas: Number(gas),
+    maxFeePerGas: Number(fees.maxFeePerGas),
+    maxPriorityFeePerGas: Number(fees.maxPriorityFeePerGas),
+  };
+  return { rawTx, requestId, status: "WAITING" };
+}
+
+async function assertNewRequestId(s: Services, requestId: string) {
+  const rows = await s.db.query("select 1 from chain_txs where request_id = $1", [requestId]);
+  if (rows.length > 0) {
+    throw new DomainError(
+      "conflict",
+      "DUPLICATE_REQUEST_ID",
+      `requestId ${requestId} was already used`,
+    );
+  }
+}
+
+async function insertRecord(s: Services, r: {
+  requestId: string;
+  req: TxRequest;
+  chainId: number;
+  type: TxType;
+  status: string;
+  from: string;
+  contract: string;
+  hash: string | null;
+  nonce: number | null;
+  now: Date;
+}) {
+  try {
+    await s.db.query(
+      `insert into chain_txs (request_id, appid, game_index, network, chain_id, player_id, tx_type,
+         status, from_address, contract, tx_hash, nonce, request_params, callback_url,
+         created_at, updated_at, sent_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $15,
+         case when $11::text is null then null else $15::timestamptz end)`,
+      [
+        r.requestId,
+        r.req.appid,
+        r.req.gameIndex,
+        r.req.network,
+        r.chainId,
+        r.req.playerId,
+        r.type,
+        r.status,
+        r.from,
+        r.contract,
+        r.hash,
+        r.nonce,
+        r.req.params,
+        r.req.callbackUrl ?? null,
+        r.now,
+      ],
+    );
+  } catch (err) {
+    if (err instanceof DbError && err.uniqueViolation) {
+      throw new DomainError(
+        "conflict",
+        "DUPLICATE_REQUEST_ID",
+        `requestId ${r.requestId} was already used`,
+      );
+    }
+    throw err;
+  }
+}

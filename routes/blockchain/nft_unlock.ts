@@ -1,0 +1,42 @@
+/** POST /service/v1/lock/contract/{contract}/unlock: return a locked NFT to its owner. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { jsonBody } from "../env.ts";
+import { renderChainOk } from "./envelope.ts";
+import { address, txCreationResponse, txFields, txRequest } from "./tx_fields.ts";
+import { unlockNft } from "../../lib/chain/nft.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/service/v1/lock/contract/{contract}/unlock",
+  tags: ["blockchain"],
+  summary: "Unlock an NFT (sent by the lock contract's operator)",
+  request: {
+    params: z.object({ contract: z.string().min(1) }),
+    body: jsonBody(z.object({
+      ...txFields,
+      from: address,
+      nftContract: address,
+      tokenId: z.union([z.string().trim().min(1), z.number().int().nonnegative()]).transform(
+        String,
+      ),
+    })),
+  },
+  responses: txCreationResponse,
+});
+
+/** Registers the route. */
+export function registerNftUnlock(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { contract } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const input = {
+      lockContract: contract,
+      nftContract: body.nftContract,
+      from: body.from,
+      tokenId: body.tokenId,
+    };
+    const created = await unlockNft(c.var.services, txRequest(c, body, input), input);
+    return renderChainOk(c, created);
+  });
+}

@@ -1,0 +1,44 @@
+/** GET /service/v1/ft/{contract}/account/{from}/balance: a holder's game token balance. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { jsonResponse } from "../env.ts";
+import { renderChainOk } from "./envelope.ts";
+import { tokenBalance } from "../../lib/chain/convert.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/service/v1/ft/{contract}/account/{from}/balance",
+  tags: ["blockchain"],
+  summary: "Get token balance",
+  request: { params: z.object({ contract: z.string().min(1), from: z.string().min(1) }) },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        code: z.literal(0),
+        message: z.string(),
+        data: z.object({
+          value: z.string(),
+          rawValue: z.string(),
+          decimals: z.number(),
+          symbol: z.string(),
+          symbolUri: z.string(),
+        }),
+      }),
+      "token balance record",
+    ),
+  },
+});
+
+/** Registers the route. */
+export function registerTokenBalance(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { contract, from } = c.req.valid("param");
+    const balance = await tokenBalance(c.var.services, {
+      network: c.var.network,
+      gameIndex: c.var.app.gameIndex,
+      contract,
+      holder: from,
+    });
+    return renderChainOk(c, balance);
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * What the transaction-creating endpoints (mint, lock, unlock, convert) share: the common body
+ * fields, the creation response schema, and turning a validated body into a TxRequest.
+ */
+import type { Context } from "hono";
+import { z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { jsonResponse } from "../env.ts";
+import type { TxRequest } from "../../lib/chain/transactions.ts";
+import { assertOutboundUrl, OutboundRefused } from "../../lib/outbound/guard.ts";
+import { DomainError } from "../../lib/errors.ts";
+
+/** Body fields of every transaction-creating request. */
+export const txFields = {
+  playerId: z.union([z.string().trim().min(1).max(128), z.number().int()]).transform(String),
+  isSend: z.boolean(),
+  encoded: z.boolean(),
+  callbackUrl: z.string().trim().min(1).max(2048),
+  /** Optional caller-chosen request id; a reused one is refused (idempotency). */
+  requestId: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/).optional(),
+};
+
+/** An address-shaped string (checked again, with the field name, in lib/). */
+export const address = z.string().trim().min(1).max(64);
+
+/** The transaction-creation response. */
+export const txCreationResponse = {
+  200: jsonResponse(
+    z.object({
+      code: z.literal(0),
+      message: z.string(),
+      data: z.object({
+        txhash: z.string().optional(),
+        status: z.enum(["PENDING", "WAITING"]),
+        rawTx: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+        requestId: z.string(),
+      }),
+    }),
+    "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false)",
+  ),
+};
+
+/** Builds the TxRequest of a validated body; the callback target is checked up front. */
+export function txRequest(
+  c: Context<AppEnv>,
+  body: {
+    playerId: string;
+    isSend: boolean;
+    encoded: boolean;
+    callbackUrl: string;
+    requestId?: string;
+  },
+  params: Record<string, unknown>,
+): TxRequest {
+  const s = c.var.services;
+  try {
+    assertOutboundUrl(body.callbackUrl, s.config.allowPrivateOutbound);
+  } catch (err) {
+    if (err instanceof OutboundRefused) {
+      throw new DomainError("invalid", "CALLBACK_URL_REFUSED", `callbackUrl: ${err.message}`);
+    }
+    throw err;
+  }
+  return {
+    appid: c.var.app.appid,
+    gameIndex: c.var.app.gameIndex,
+    network: c.var.network,
+    playerId: body.playerId,
+    isSend: body.isSend,
+    encoded: body.encoded,
+    callbackUrl: body.callbackUrl,
+    requestId: body.requestId,
+    params,
+  };
+}
+
+/** The public base address for token URIs: PUBLIC_BASE_URL, else the request's origin. */
+export function publicBaseUrl(c: Context<AppEnv>): string {
+  return c.var.services.config.PUBLIC_BASE_URL ?? new URL(c.req.url).origin;
+}

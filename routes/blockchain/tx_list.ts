@@ -1,0 +1,56 @@
+/** GET /service/v1/tx: the caller app's transaction records, paged, newest first. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env.ts";
+import { jsonResponse } from "../env.ts";
+import { renderChainOk } from "./envelope.ts";
+import { listTransactions } from "../../lib/chain/tx_records.ts";
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd").refine(
+  (d) =>
+    !isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+  "must be a real date",
+);
+
+const route = createRoute({
+  method: "get",
+  path: "/service/v1/tx",
+  tags: ["blockchain"],
+  summary: "Get transaction list (dates inclusive, UTC; page 1 and limit 20 by default)",
+  request: {
+    query: z.object({
+      playerId: z.string().min(1).optional(),
+      startDate: day.optional(),
+      endDate: day.optional(),
+      page: z.coerce.number().int().min(1).default(1),
+      limit: z.coerce.number().int().min(1).max(100).default(20),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        code: z.literal(0),
+        message: z.string(),
+        data: z.object({
+          transactions: z.array(z.record(z.string(), z.unknown())),
+          meta: z.object({
+            totalItems: z.number(),
+            itemCount: z.number(),
+            itemsPerPage: z.number(),
+            totalPages: z.number(),
+            currentPage: z.number(),
+          }),
+        }),
+      }),
+      "transactions and meta",
+    ),
+  },
+});
+
+/** Registers the route. */
+export function registerTxList(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const q = c.req.valid("query");
+    const result = await listTransactions(c.var.services.db, { appid: c.var.app.appid, ...q });
+    return renderChainOk(c, result);
+  });
+}
