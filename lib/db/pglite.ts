@@ -6,10 +6,10 @@ const asText = (v: string) => v;
 
 /** Opens PGlite in memory (no dataDir) or persisted under dataDir. */
 export async function openPglite(dataDir?: string): Promise<Sql> {
-  const db = new PGlite(dataDir, {
-    // int8 and numeric as strings, as Neon returns them, so both adapters agree.
-    parsers: { [types.INT8]: asText, [types.NUMERIC]: asText },
-  });
+  const db = new PGlite(dataDir);
+  // int8 and numeric as strings, as Neon returns them, so both adapters agree. Passed per query:
+  // PGlite 0.5 ignores parsers given to the constructor.
+  const options = { parsers: { [types.INT8]: asText, [types.NUMERIC]: asText } };
   await db.waitReady;
   // PGlite runs one statement at a time; a queue keeps batches from interleaving.
   let tail: Promise<unknown> = Promise.resolve();
@@ -23,7 +23,7 @@ export async function openPglite(dataDir?: string): Promise<Sql> {
     query<T = Row>(text: string, params: unknown[] = []) {
       return serial(async () => {
         try {
-          const r = await db.query<T>(text, params.map(toParam));
+          const r = await db.query<T>(text, params.map(toParam), options);
           return r.rows;
         } catch (err) {
           throw toDbError(err);
@@ -36,7 +36,7 @@ export async function openPglite(dataDir?: string): Promise<Sql> {
           return await db.transaction(async (tx) => {
             const out: Row[][] = [];
             for (const s of statements) {
-              out.push((await tx.query<Row>(s.text, (s.params ?? []).map(toParam))).rows);
+              out.push((await tx.query<Row>(s.text, (s.params ?? []).map(toParam), options)).rows);
             }
             return out;
           });

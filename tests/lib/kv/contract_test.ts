@@ -1,0 +1,108 @@
+/**
+ * The KV port contract, run identically on every adapter available in this tier: the in-memory
+ * adapter always, the Upstash adapter when UPSTASH_* point at a server (the real tier).
+ */
+import assert from "node:assert/strict";
+import type { Kv } from "../../../lib/kv/port.ts";
+import { openMemoryKv } from "../../../lib/kv/memory.ts";
+import { openUpstashKv } from "../../../lib/kv/upstash.ts";
+
+const url = Deno.env.get("UPSTASH_REDIS_REST_URL");
+const token = Deno.env.get("UPSTASH_REDIS_REST_TOKEN");
+const adapters: [string, () => Kv, boolean][] = [
+  ["memory", () => openMemoryKv(), false],
+  ["upstash", () => openUpstashKv(url!, token!), !url || !token],
+];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+for (const [name, open, ignore] of adapters) {
+  const prefix = `kvtest:${crypto.randomUUID()}:`;
+  const k = (s: string) => prefix + s;
+
+  Deno.test({
+    name: `kv(${name}): values round-trip as exact strings`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      for (const v of ["012345", "1234", "true", "null", '{"a":1}', "한국어 ✓", "", "1e3"]) {
+        assert.equal(await kv.set(k("s"), v), true);
+        assert.equal(await kv.get(k("s")), v);
+      }
+      assert.equal(await kv.get(k("missing")), null);
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): set NX refuses an existing key`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      assert.equal(await kv.set(k("nx"), "first", { nx: true }), true);
+      assert.equal(await kv.set(k("nx"), "second", { nx: true }), false);
+      assert.equal(await kv.get(k("nx")), "first");
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): TTL expires keys`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      await kv.set(k("ttl"), "v", { ttlMs: 150 });
+      const ttl = await kv.pttl(k("ttl"));
+      assert.ok(ttl > 0 && ttl <= 150, `pttl ${ttl}`);
+      assert.equal(await kv.pttl(k("none")), -2);
+      await kv.set(k("forever"), "v");
+      assert.equal(await kv.pttl(k("forever")), -1);
+      await sleep(300);
+      assert.equal(await kv.get(k("ttl")), null);
+      assert.equal(await kv.set(k("ttl"), "again", { nx: true }), true);
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): incr counts and keeps the first expiry`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      assert.equal(await kv.incr(k("c"), { ttlMs: 10_000 }), 1);
+      assert.equal(await kv.incr(k("c"), { ttlMs: 60_000 }), 2);
+      assert.equal(await kv.incr(k("c"), { by: 5 }), 7);
+      const ttl = await kv.pttl(k("c"));
+      assert.ok(ttl > 0 && ttl <= 10_000, `the window starts at the first hit (pttl ${ttl})`);
+      assert.equal(await kv.get(k("c")), "7");
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): concurrent incr loses no update`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      const results = await Promise.all(
+        Array.from({ length: 25 }, () => kv.incr(k("race"), { ttlMs: 5000 })),
+      );
+      assert.deepEqual(
+        [...results].sort((a, b) => a - b),
+        Array.from({ length: 25 }, (_, i) => i + 1),
+      );
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): getdel reads once; del counts`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      await kv.set(k("once"), "007");
+      assert.equal(await kv.getdel(k("once")), "007");
+      assert.equal(await kv.getdel(k("once")), null);
+      await kv.set(k("a"), "1");
+      await kv.set(k("b"), "2");
+      assert.equal(await kv.del(k("a"), k("b"), k("zzz")), 2);
+      assert.equal(await kv.get(k("a")), null);
+      await kv.ping();
+    },
+  });
+}
