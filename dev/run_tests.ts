@@ -98,7 +98,7 @@ function denoTest(paths: string[], ignore: string[]): string[] {
   return [...args, ...(paths.length ? paths : ["tests/"])];
 }
 
-async function freePort(): Promise<number> {
+function freePort(): number {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (l.addr as Deno.NetAddr).port;
   l.close();
@@ -135,7 +135,7 @@ async function workersTier(): Promise<Counts & { code: number }> {
   }).output();
   if (!bundle.success) return { passed: 0, failed: 1, code: 1 };
   const servers = await realServers();
-  const port = await freePort();
+  const port = freePort();
   const envFile = await Deno.makeTempFile({ suffix: ".env" });
   const adminToken = `workers-smoke-${crypto.randomUUID()}`;
   const vars: Record<string, string> = {
