@@ -17,6 +17,7 @@ import { pushFamily } from "./push/envelope.ts";
 import { otpFamily } from "./otp/envelope.ts";
 import { adminRoutes } from "./admin/mod.ts";
 import { blockchainRoutes } from "./blockchain/mod.ts";
+import { chatRoutes, tadsRoutes } from "./moderation/mod.ts";
 import { pushRoutes } from "./push/mod.ts";
 import { otpRoutes } from "./otp/mod.ts";
 import { itemsRoutes } from "./items/mod.ts";
@@ -80,6 +81,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.route("/", systemRoutes());
   app.route("/", adminRoutes());
   app.route("/", blockchainRoutes());
+  app.route("/", chatRoutes());
+  app.route("/", tadsRoutes());
   app.route("/", pushRoutes());
   app.route("/", otpRoutes());
   app.route("/", itemsRoutes());

@@ -5,6 +5,7 @@ import { createFamilyApp } from "../env.ts";
 import { adminFamily } from "./envelope.ts";
 import { requireAdmin } from "../auth.ts";
 import { registerTenancyAdmin } from "./tenancy.ts";
+import { registerModerationAdmin } from "./moderation.ts";
 import { registerChainAdmin } from "./chain.ts";
 import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
@@ -15,6 +16,7 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(adminFamily);
   app.use("/admin/*", requireAdmin);
   registerTenancyAdmin(app);
+  registerModerationAdmin(app);
   registerChainAdmin(app);
   registerPushAdmin(app);
   registerOtpAdmin(app);

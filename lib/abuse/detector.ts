@@ -1,0 +1,152 @@
+/**
+ * The forbidden-word detector of one word list: normalise, match every pattern in one pass,
+ * drop matches inside allowed words, and mask the matched characters of the original text.
+ */
+import { copyNormalized, normalizeText } from "./normalize.ts";
+import { compileMatcher, type Matcher, type PatternInput } from "./matcher.ts";
+
+/** Word lists and masking settings of a project. */
+export interface DetectorOptions {
+  forbiddenWords: readonly string[];
+  allowWords?: readonly string[];
+  /** Replacement character for masked characters (default "*"). */
+  maskChar?: string;
+}
+
+/** What the detector found in one text. */
+export interface Detection {
+  forbidden: boolean;
+  /** The text with each matched character replaced by the mask character (whitespace kept). */
+  masked: string;
+  /** The forbidden words (as listed) that matched, without duplicates. */
+  words: string[];
+}
+
+/** A compiled word list. */
+export interface Detector {
+  detect(text: string): Detection;
+  /** Number of automaton states (for diagnostics). */
+  readonly states: number;
+}
+
+/** Compiles a word list; words that normalise to nothing are ignored. */
+export function compileDetector(options: DetectorOptions): Detector {
+  const patterns: PatternInput[] = [];
+  const forbidden = options.forbiddenWords;
+  forbidden.forEach((word, id) => {
+    const n = copyNormalized(normalizeText(word));
+    if (n.length > 0) patterns.push({ chars: n.chars, allow: false, id });
+  });
+  (options.allowWords ?? []).forEach((word, id) => {
+    const n = copyNormalized(normalizeText(word));
+    if (n.length > 0) patterns.push({ chars: n.chars, allow: true, id });
+  });
+  const matcher = compileMatcher(patterns);
+  const maskChar = options.maskChar || "*";
+  return {
+    states: matcher.states,
+    detect: (text) => detectWith(matcher, forbidden, maskChar, text),
+  };
+}
+
+// Match buffers reused across calls (detection is synchronous).
+let hitStart = new Int32Array(64);
+let hitEnd = new Int32Array(64);
+let hitId = new Int32Array(64);
+let hits = 0;
+let allowStart = new Int32Array(16);
+let allowEnd = new Int32Array(16);
+let allows = 0;
+
+function record(end: number, length: number, id: number, allow: boolean) {
+  const start = end - length + 1;
+  if (allow) {
+    if (allows === allowStart.length) {
+      allowStart = grow(allowStart);
+      allowEnd = grow(allowEnd);
+    }
+    allowStart[allows] = start;
+    allowEnd[allows++] = end;
+    return;
+  }
+  if (hits === hitStart.length) {
+    hitStart = grow(hitStart);
+    hitEnd = grow(hitEnd);
+    hitId = grow(hitId);
+  }
+  hitStart[hits] = start;
+  hitEnd[hits] = end;
+  hitId[hits++] = id;
+}
+
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function detectWith(
+  matcher: Matcher,
+  words: readonly string[],
+  maskChar: string,
+  text: string,
+): Detection {
+  const norm = normalizeText(text);
+  hits = 0;
+  allows = 0;
+  matcher.scan(norm.chars, norm.length, record);
+  if (hits === 0) return { forbidden: false, masked: text, words: [] };
+
+  // Keep the forbidden matches that no allowed word contains, as original UTF-16 spans.
+  const found = new Set<number>();
+  const spans: number[] = [];
+  for (let h = 0; h < hits; h++) {
+    const s = hitStart[h], e = hitEnd[h];
+    let allowed = false;
+    for (let a = 0; a < allows; a++) {
+      if (allowStart[a] <= s && allowEnd[a] >= e) {
+        allowed = true;
+        break;
+      }
+    }
+    if (allowed) continue;
+    found.add(hitId[h]);
+    spans.push(norm.start[s], norm.end[e]);
+  }
+  if (spans.length === 0) return { forbidden: false, masked: text, words: [] };
+  return {
+    forbidden: true,
+    masked: maskSpans(text, spans, maskChar),
+    words: [...found].map((id) => words[id]),
+  };
+}
+
+/** Masks the union of [start, end) pairs in text; everything outside stays byte-identical. */
+function maskSpans(text: string, spans: number[], maskChar: string): string {
+  const order: number[] = [];
+  for (let i = 0; i < spans.length; i += 2) order.push(i);
+  // Hits arrive sorted by end; sort by start so overlapping spans merge in one sweep.
+  order.sort((a, b) => spans[a] - spans[b]);
+  let masked = "";
+  let copied = 0;
+  for (const i of order) {
+    const from = Math.max(spans[i], copied);
+    const to = spans[i + 1];
+    if (to <= from) continue;
+    masked += text.slice(copied, from) + maskSpan(text, from, to, maskChar);
+    copied = to;
+  }
+  return masked + text.slice(copied);
+}
+
+/** Replaces each code point of text[from, to) except whitespace with the mask character. */
+function maskSpan(text: string, from: number, to: number, maskChar: string): string {
+  let s = "";
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x3000) s += text[i];
+    else if (c >= 0xdc00 && c <= 0xdfff && i > from) continue; // low surrogate: one mask per code point
+    else s += maskChar;
+  }
+  return s;
+}

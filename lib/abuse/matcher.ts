@@ -1,0 +1,163 @@
+/**
+ * Aho-Corasick over normalised code points: all patterns found in one left-to-right pass.
+ * Transitions live in one open-addressing hash table keyed by (state, code point), so memory
+ * stays linear in the total pattern length whatever the alphabet (Hangul jamo, CJK, Thai...).
+ * Each state keeps the longest forbidden and the longest allowed pattern ending there (via
+ * its suffix links): for masking and for the allowlist only the longest one per end matters.
+ */
+
+/** A pattern to compile: its normalised code points and whether it is allowed or forbidden. */
+export interface PatternInput {
+  chars: ArrayLike<number>;
+  allow: boolean;
+  /** Index into the caller's word list (reported with matches). */
+  id: number;
+}
+
+/** A compiled automaton. */
+export interface Matcher {
+  /** Number of states. */
+  readonly states: number;
+  /**
+   * Scans `length` code points and calls `onMatch(endIndex, length, id, allow)` for the
+   * longest forbidden and the longest allowed pattern ending at each position.
+   */
+  scan(
+    chars: Int32Array,
+    length: number,
+    onMatch: (end: number, length: number, id: number, allow: boolean) => void,
+  ): void;
+}
+
+/** Builds the automaton. */
+export function compileMatcher(patterns: PatternInput[]): Matcher {
+  // 1. Trie with per-node Maps (build time only).
+  const children: Map<number, number>[] = [new Map()];
+  const depth: number[] = [0];
+  const termForbid: number[] = [-1];
+  const termAllow: number[] = [-1];
+  const alphabet = new Set<number>();
+  for (const p of patterns) {
+    if (p.chars.length === 0) continue;
+    let s = 0;
+    for (let i = 0; i < p.chars.length; i++) {
+      const c = p.chars[i];
+      alphabet.add(c);
+      let t = children[s].get(c);
+      if (t === undefined) {
+        t = children.length;
+        children.push(new Map());
+        depth.push(depth[s] + 1);
+        termForbid.push(-1);
+        termAllow.push(-1);
+        children[s].set(c, t);
+      }
+      s = t;
+    }
+    if (p.allow) termAllow[s] = p.id;
+    else termForbid[s] = p.id;
+  }
+  const n = children.length;
+
+  // 2. Flatten transitions into a hash table.
+  let edges = 0;
+  for (const m of children) edges += m.size;
+  let bits = 4;
+  while ((1 << bits) < edges * 2 + 2) bits++;
+  const size = 1 << bits;
+  const mask = size - 1;
+  const shift = 32 - bits;
+  const keyState = new Int32Array(size).fill(-1);
+  const keyChar = new Int32Array(size);
+  const target = new Int32Array(size);
+  const slot = (
+    s: number,
+    c: number,
+  ) => (Math.imul(s ^ Math.imul(c, 0x85ebca6b), 0x9e3779b1) >>> shift);
+  for (let s = 0; s < n; s++) {
+    for (const [c, t] of children[s]) {
+      let h = slot(s, c);
+      while (keyState[h] !== -1) h = (h + 1) & mask;
+      keyState[h] = s;
+      keyChar[h] = c;
+      target[h] = t;
+    }
+  }
+  const go = (s: number, c: number): number => {
+    let h = slot(s, c);
+    for (;;) {
+      const ks = keyState[h];
+      if (ks === -1) return -1;
+      if (ks === s && keyChar[h] === c) return target[h];
+      h = (h + 1) & mask;
+    }
+  };
+
+  // 3. Suffix links (BFS) and the longest forbidden / allowed output per state.
+  const fail = new Int32Array(n);
+  const outLen = new Int32Array(n);
+  const outId = new Int32Array(n).fill(-1);
+  const allowLen = new Int32Array(n);
+  const allowId = new Int32Array(n).fill(-1);
+  const queue: number[] = [];
+  for (const t of children[0].values()) queue.push(t);
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q];
+    const f = fail[s];
+    if (termForbid[s] >= 0) {
+      outLen[s] = depth[s];
+      outId[s] = termForbid[s];
+    } else {
+      outLen[s] = outLen[f];
+      outId[s] = outId[f];
+    }
+    if (termAllow[s] >= 0) {
+      allowLen[s] = depth[s];
+      allowId[s] = termAllow[s];
+    } else {
+      allowLen[s] = allowLen[f];
+      allowId[s] = allowId[f];
+    }
+    for (const [c, t] of children[s]) {
+      let g = f;
+      let next = -1;
+      for (;;) {
+        next = go(g, c);
+        if (next >= 0 || g === 0) break;
+        g = fail[g];
+      }
+      fail[t] = next >= 0 && next !== t ? next : 0;
+      queue.push(t);
+    }
+  }
+
+  // Code points that occur in no pattern send the automaton back to the root at once.
+  const inBmp = new Uint8Array(65536);
+  const inAstral = new Set<number>();
+  for (const c of alphabet) c < 65536 ? (inBmp[c] = 1) : inAstral.add(c);
+
+  return {
+    states: n,
+    scan(chars, length, onMatch) {
+      let s = 0;
+      for (let i = 0; i < length; i++) {
+        const c = chars[i];
+        if (c < 65536 ? inBmp[c] === 0 : !inAstral.has(c)) {
+          s = 0;
+          continue;
+        }
+        for (;;) {
+          const t = go(s, c);
+          if (t >= 0) {
+            s = t;
+            break;
+          }
+          if (s === 0) break;
+          s = fail[s];
+        }
+        if (outLen[s] > 0) onMatch(i, outLen[s], outId[s], false);
+        if (allowLen[s] > 0) onMatch(i, allowLen[s], allowId[s], true);
+      }
+    },
+  };
+}

@@ -1,0 +1,426 @@
+/**
+ * Text normalisation for abuse matching. Every output symbol remembers the UTF-16 span of the
+ * original character it came from, so a match in normalised text masks the right characters.
+ *
+ * Rules (README "Chat log collection and text detection" lists them for operators):
+ * - per character compatibility decomposition (NFKD: full-width forms, ligatures, circled and
+ *   half-width letters) and lower-casing; composition is skipped so precomposed letters and
+ *   letter + combining-mark input agree; ß folds to ss, katakana to hiragana;
+ * - Hangul syllables are split arithmetically into jamo and every jamo form (leading, vowel,
+ *   trailing, compatibility, clusters) maps to one compatibility jamo, so typed "ㅅㅣㅂㅏㄹ"
+ *   matches "시발";
+ * - zero-width and control characters vanish; punctuation between letters is dropped
+ *   ("f.u.c.k"); whitespace is dropped when a neighbouring word is a single character
+ *   ("f u c k", "시 발") and otherwise collapses to one space, so unrelated words don't fuse;
+ * - digits and @ $ ! | next to Latin letters read as letters (leetspeak: 0→o 1→i 3→e 4→a
+ *   5→s 7→t 8→b 9→g @→a $→s !→i |→i, and l folds to i so "1" and "l" agree); a digit wedged
+ *   between two non-Latin letters is filler and vanishes ("시1발").
+ */
+
+/** Normalised text: code points plus the original UTF-16 span of each. */
+export interface Normalized {
+  length: number;
+  chars: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
+}
+
+const K_SKIP = 0;
+const K_LATIN = 1;
+const K_OTHER = 2;
+const K_DIGIT = 3;
+const K_LEET = 4;
+const K_SPACE = 5;
+const K_PUNCT = 6;
+const T_UNSET = 0;
+const T_MULTI = 7;
+const T_IGNORE = 8;
+
+// Per BMP code point: its kind (T_MULTI when it expands) and its single output.
+const tabKind = new Uint8Array(65536);
+const tabCp = new Int32Array(65536);
+const multi = new Map<number, { kinds: number[]; cps: number[] }>();
+
+const LEET: Record<number, number> = {};
+for (
+  const [from, to] of Object.entries({
+    "0": "o",
+    "1": "i",
+    "3": "e",
+    "4": "a",
+    "5": "s",
+    "7": "t",
+    "8": "b",
+    "9": "g",
+    "@": "a",
+    "$": "s",
+    "!": "i",
+    "|": "i",
+  })
+) LEET[from.charCodeAt(0)] = to.charCodeAt(0);
+
+// Leading consonants (U+1100..) in compatibility-jamo form.
+const LEAD = [
+  0x3131,
+  0x3132,
+  0x3134,
+  0x3137,
+  0x3138,
+  0x3139,
+  0x3141,
+  0x3142,
+  0x3143,
+  0x3145,
+  0x3146,
+  0x3147,
+  0x3148,
+  0x3149,
+  0x314a,
+  0x314b,
+  0x314c,
+  0x314d,
+  0x314e,
+];
+// Trailing consonants (U+11A8..); clusters are split into their two consonants.
+const TRAIL: number[][] = [
+  [0x3131],
+  [0x3132],
+  [0x3131, 0x3145],
+  [0x3134],
+  [0x3134, 0x3148],
+  [0x3134, 0x314e],
+  [0x3137],
+  [0x3139],
+  [0x3139, 0x3131],
+  [0x3139, 0x3141],
+  [0x3139, 0x3142],
+  [0x3139, 0x3145],
+  [0x3139, 0x314c],
+  [0x3139, 0x314d],
+  [0x3139, 0x314e],
+  [0x3141],
+  [0x3142],
+  [0x3142, 0x3145],
+  [0x3145],
+  [0x3146],
+  [0x3147],
+  [0x3148],
+  [0x314a],
+  [0x314b],
+  [0x314c],
+  [0x314d],
+  [0x314e],
+];
+// Compatibility clusters typed directly.
+const COMPAT_CLUSTER: Record<number, number[]> = {
+  0x3133: [0x3131, 0x3145],
+  0x3135: [0x3134, 0x3148],
+  0x3136: [0x3134, 0x314e],
+  0x313a: [0x3139, 0x3131],
+  0x313b: [0x3139, 0x3141],
+  0x313c: [0x3139, 0x3142],
+  0x313d: [0x3139, 0x3145],
+  0x313e: [0x3139, 0x314c],
+  0x313f: [0x3139, 0x314d],
+  0x3140: [0x3139, 0x314e],
+  0x3144: [0x3142, 0x3145],
+};
+
+const RE_IGNORE = /^[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
+const RE_SPACE = /^\s$/u;
+const RE_LETTER = /^[\p{L}\p{M}]$/u;
+const RE_LATIN = /^\p{Script=Latin}$/u;
+const RE_DIGIT = /^\p{Nd}$/u;
+
+/** Canonical jamo for one conjoining or compatibility jamo, or null when cp is not one. */
+function jamoOf(cp: number): number[] | null {
+  if (cp >= 0x1100 && cp <= 0x1112) return [LEAD[cp - 0x1100]];
+  if (cp >= 0x1161 && cp <= 0x1175) return [0x314f + cp - 0x1161];
+  if (cp >= 0x11a8 && cp <= 0x11c2) return TRAIL[cp - 0x11a8];
+  if (cp >= 0x3131 && cp <= 0x318e) return COMPAT_CLUSTER[cp] ?? [cp];
+  return null;
+}
+
+/** Computes the outputs of one code point (slow path, cached by the callers). */
+function expand(cp: number): { kinds: number[]; cps: number[] } {
+  const kinds: number[] = [];
+  const cps: number[] = [];
+  const folded = String.fromCodePoint(cp).normalize("NFKD").toLowerCase();
+  for (const ch of folded) {
+    let c = ch.codePointAt(0)!;
+    if (c === 0xdf) { // ß
+      kinds.push(K_LATIN, K_LATIN);
+      cps.push(0x73, 0x73);
+      continue;
+    }
+    const jamo = jamoOf(c);
+    if (jamo) {
+      for (const j of jamo) {
+        kinds.push(K_OTHER);
+        cps.push(j);
+      }
+      continue;
+    }
+    if (c >= 0x30a1 && c <= 0x30f6) c -= 0x60; // katakana -> hiragana
+    if (c === 0x3c2) c = 0x3c3; // final sigma
+    const s = String.fromCodePoint(c);
+    if (LEET[c] !== undefined && !(c >= 0x30 && c <= 0x39)) {
+      kinds.push(K_LEET);
+    } else if (RE_SPACE.test(s)) kinds.push(K_SPACE);
+    else if (RE_IGNORE.test(s)) continue;
+    else if (RE_DIGIT.test(s)) kinds.push(K_DIGIT);
+    else if (RE_LETTER.test(s)) {
+      if (c === 0x6c) c = 0x69; // l reads as i, like 1 and |
+      kinds.push(RE_LATIN.test(s) ? K_LATIN : K_OTHER);
+    } else kinds.push(K_PUNCT);
+    cps.push(c);
+  }
+  return { kinds, cps };
+}
+
+function fillTable(cp: number): number {
+  const { kinds, cps } = expand(cp);
+  if (kinds.length === 0) tabKind[cp] = T_IGNORE;
+  else if (kinds.length === 1) {
+    tabKind[cp] = kinds[0] === K_SKIP ? T_IGNORE : kinds[0];
+    tabCp[cp] = cps[0];
+  } else {
+    multi.set(cp, { kinds, cps });
+    tabKind[cp] = T_MULTI;
+  }
+  return tabKind[cp];
+}
+
+for (let cp = 0; cp < 128; cp++) fillTable(cp);
+
+// Scratch buffers reused across calls (normalisation is synchronous).
+let cap = 0;
+let itKind = new Uint8Array(0);
+let itCp = new Int32Array(0);
+let itStart = new Int32Array(0);
+let itEnd = new Int32Array(0);
+let itPrev = new Uint8Array(0);
+let itTok = new Int32Array(0);
+let out: Normalized = {
+  length: 0,
+  chars: new Int32Array(0),
+  start: new Int32Array(0),
+  end: new Int32Array(0),
+};
+
+function ensure(n: number) {
+  if (n <= cap) return;
+  cap = Math.max(n, cap * 2, 256);
+  itKind = new Uint8Array(cap);
+  itCp = new Int32Array(cap);
+  itStart = new Int32Array(cap);
+  itEnd = new Int32Array(cap);
+  itPrev = new Uint8Array(cap);
+  itTok = new Int32Array(cap);
+  out = {
+    length: 0,
+    chars: new Int32Array(cap),
+    start: new Int32Array(cap),
+    end: new Int32Array(cap),
+  };
+}
+
+/**
+ * Normalises text. The result lives in shared scratch buffers and is valid until the next
+ * call; copy it (copyNormalized) to keep it.
+ */
+export function normalizeText(text: string): Normalized {
+  const n = text.length;
+  // A UTF-16 unit expands to at most a few items (Hangul syllable: up to 4 jamo; NFKD of
+  // a few ligatures more), so grow lazily inside the loop as well.
+  ensure(n * 4 + 16);
+  let m = 0;
+  for (let i = 0; i < n;) {
+    let cp = text.charCodeAt(i);
+    let w = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n) {
+      const lo = text.charCodeAt(i + 1);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        cp = ((cp - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
+        w = 2;
+      }
+    }
+    if (m + 16 > cap) growItems(m);
+    if (cp >= 0xac00 && cp <= 0xd7a3) {
+      const s = cp - 0xac00;
+      const t = s % 28;
+      itKind[m] = K_OTHER;
+      itCp[m] = LEAD[(s / 588) | 0];
+      itStart[m] = i;
+      itEnd[m++] = i + w;
+      itKind[m] = K_OTHER;
+      itCp[m] = 0x314f + (((s % 588) / 28) | 0);
+      itStart[m] = i;
+      itEnd[m++] = i + w;
+      if (t > 0) {
+        const trail = TRAIL[t - 1];
+        for (let k = 0; k < trail.length; k++) {
+          itKind[m] = K_OTHER;
+          itCp[m] = trail[k];
+          itStart[m] = i;
+          itEnd[m++] = i + w;
+        }
+      }
+    } else {
+      let kind: number;
+      let entry: { kinds: number[]; cps: number[] } | undefined;
+      if (cp < 65536) {
+        kind = tabKind[cp];
+        if (kind === T_UNSET) kind = fillTable(cp);
+        if (kind === T_MULTI) entry = multi.get(cp);
+      } else {
+        entry = multi.get(cp);
+        if (!entry) {
+          entry = expand(cp);
+          multi.set(cp, entry);
+        }
+        kind = T_MULTI;
+      }
+      if (kind === T_MULTI) {
+        for (let k = 0; k < entry!.kinds.length; k++) {
+          itKind[m] = entry!.kinds[k];
+          itCp[m] = entry!.cps[k];
+          itStart[m] = i;
+          itEnd[m++] = i + w;
+        }
+      } else if (kind !== T_IGNORE) {
+        itKind[m] = kind;
+        itCp[m] = tabCp[cp];
+        itStart[m] = i;
+        itEnd[m++] = i + w;
+      }
+    }
+    i += w;
+  }
+  resolveLeet(m);
+  tokenLengths(m);
+  return emit(m);
+}
+
+function growItems(m: number) {
+  const old = { itKind, itCp, itStart, itEnd };
+  cap = 0;
+  ensure(m * 2 + 64);
+  itKind.set(old.itKind.subarray(0, m));
+  itCp.set(old.itCp.subarray(0, m));
+  itStart.set(old.itStart.subarray(0, m));
+  itEnd.set(old.itEnd.subarray(0, m));
+}
+
+/** Decides for digits and leet symbols whether they read as letters, filler or themselves. */
+function resolveLeet(m: number) {
+  // Forward: script of the nearest letter before each item, not crossing a separator.
+  let last = 0;
+  for (let i = 0; i < m; i++) {
+    const k = itKind[i];
+    itPrev[i] = last;
+    if (k === K_LATIN || k === K_OTHER) last = k;
+    else if (k === K_SPACE || k === K_PUNCT) last = 0;
+  }
+  let next = 0;
+  for (let i = m - 1; i >= 0; i--) {
+    const k = itKind[i];
+    if (k === K_DIGIT || k === K_LEET) {
+      const prev = itPrev[i];
+      const cp = itCp[i];
+      if ((prev === K_LATIN || next === K_LATIN) && LEET[cp] !== undefined) {
+        itKind[i] = K_LATIN;
+        itCp[i] = LEET[cp];
+      } else if (k === K_DIGIT && prev === K_OTHER && next === K_OTHER) {
+        itKind[i] = K_SKIP;
+      } else if (k === K_LEET) {
+        itKind[i] = K_PUNCT;
+      }
+    } else if (k === K_LATIN || k === K_OTHER) next = k;
+    else if (k === K_SPACE || k === K_PUNCT) next = 0;
+  }
+}
+
+/** For each item, the length in original characters of the space-delimited token it is in. */
+function tokenLengths(m: number) {
+  let i = 0;
+  while (i < m) {
+    if (itKind[i] === K_SPACE) {
+      itTok[i++] = 0;
+      continue;
+    }
+    let j = i;
+    let count = 0;
+    let lastStart = -1;
+    while (j < m && itKind[j] !== K_SPACE) {
+      const k = itKind[j];
+      if ((k === K_LATIN || k === K_OTHER || k === K_DIGIT) && itStart[j] !== lastStart) {
+        count++;
+        lastStart = itStart[j];
+      }
+      j++;
+    }
+    for (let x = i; x < j; x++) itTok[x] = count;
+    i = j;
+  }
+}
+
+function emit(m: number): Normalized {
+  const chars = out.chars, start = out.start, end = out.end;
+  let len = 0;
+  let prevWordTok = 0; // token length of the last emitted word item (0 = none yet)
+  let i = 0;
+  while (i < m) {
+    const k = itKind[i];
+    if (k === K_LATIN || k === K_OTHER || k === K_DIGIT) {
+      chars[len] = itCp[i];
+      start[len] = itStart[i];
+      end[len++] = itEnd[i];
+      prevWordTok = itTok[i];
+      i++;
+      continue;
+    }
+    if (k === K_SKIP) {
+      i++;
+      continue;
+    }
+    // A run of separators (skipped filler inside it is ignored).
+    let j = i;
+    let hasSpace = false;
+    while (j < m) {
+      const kj = itKind[j];
+      if (kj === K_SPACE) hasSpace = true;
+      else if (kj !== K_PUNCT && kj !== K_SKIP) break;
+      j++;
+    }
+    if (j < m && prevWordTok > 0 && hasSpace) {
+      const nextTok = itTok[j];
+      if (prevWordTok > 1 && nextTok > 1) {
+        chars[len] = 0x20;
+        start[len] = itStart[i];
+        end[len++] = itEnd[j - 1];
+      }
+    }
+    i = j;
+  }
+  out.length = len;
+  return out;
+}
+
+/** A private copy of a normalisation result. */
+export function copyNormalized(n: Normalized): Normalized {
+  return {
+    length: n.length,
+    chars: n.chars.slice(0, n.length),
+    start: n.start.slice(0, n.length),
+    end: n.end.slice(0, n.length),
+  };
+}
+
+/** The normalised text as a string (for tests, pattern keys and duplicate detection). */
+export function normalizedString(text: string): string {
+  const n = normalizeText(text);
+  let s = "";
+  for (let i = 0; i < n.length; i++) s += String.fromCodePoint(n.chars[i]);
+  return s;
+}

@@ -1,0 +1,94 @@
+/**
+ * AES in ECB mode for the chat and text-detection payloads. The key is the console-issued
+ * secret's UTF-8 bytes (16, 24 or 32 bytes). Clients pad either with PKCS#7 or with trailing
+ * spaces; decryption accepts both. Failures come back as values, never as thrown errors.
+ * Implemented with @noble/ciphers (synchronous): WebCrypto has no ECB and the AES-CBC detour
+ * measured slower for chat-sized messages (see BENCHMARKS.md).
+ */
+import { ecb } from "@noble/ciphers/aes.js";
+import { fromBase64, toBase64 } from "./hashing.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Why a payload could not be decrypted. */
+export type EcbFailure = "bad_key" | "bad_base64" | "bad_length" | "bad_padding" | "bad_utf8";
+
+/** Outcome of a decryption. */
+export type EcbResult = { ok: true; text: string } | { ok: false; reason: EcbFailure };
+
+/** How the plaintext is padded to the 16-byte block. */
+export type EcbPadding = "pkcs7" | "spaces";
+
+/** The AES key for a secret, or null when its UTF-8 length is not 16, 24 or 32 bytes. */
+export function ecbKeyOf(secret: string): Uint8Array | null {
+  const key = encoder.encode(secret);
+  return key.length === 16 || key.length === 24 || key.length === 32 ? key : null;
+}
+
+/** Encrypts text with the secret and returns Base64 (used by tests, benchmarks and clients). */
+export function encryptEcb(
+  text: string,
+  secret: string,
+  options: { padding?: EcbPadding } = {},
+): string {
+  const key = ecbKeyOf(secret);
+  if (!key) throw new RangeError("AES key must be 16, 24 or 32 bytes");
+  const plain = encoder.encode(text);
+  const padded = new Uint8Array(Math.ceil((plain.length + 1) / 16) * 16);
+  padded.set(plain);
+  if (options.padding === "spaces") {
+    // Space padders add nothing when the text already fills whole blocks.
+    const size = Math.ceil(plain.length / 16) * 16 || 16;
+    padded.fill(0x20, plain.length, size);
+    return toBase64(ecb(key, { disablePadding: true }).encrypt(padded.subarray(0, size)));
+  }
+  padded.fill(padded.length - plain.length, plain.length);
+  return toBase64(ecb(key, { disablePadding: true }).encrypt(padded));
+}
+
+/** Decrypts Base64 ciphertext with the secret; accepts PKCS#7 and trailing-space padding. */
+export function decryptEcb(base64: string, secret: string): EcbResult {
+  const key = ecbKeyOf(secret);
+  if (!key) return { ok: false, reason: "bad_key" };
+  return decryptEcbWithKey(base64, key);
+}
+
+/** Like decryptEcb with an already encoded key (batches reuse one key). */
+export function decryptEcbWithKey(base64: string, key: Uint8Array): EcbResult {
+  let cipher: Uint8Array;
+  try {
+    cipher = fromBase64(base64);
+  } catch {
+    return { ok: false, reason: "bad_base64" };
+  }
+  if (cipher.length === 0 || cipher.length % 16 !== 0) return { ok: false, reason: "bad_length" };
+  let plain: Uint8Array;
+  try {
+    plain = ecb(key, { disablePadding: true }).decrypt(cipher);
+  } catch {
+    return { ok: false, reason: "bad_key" };
+  }
+  const end = unpaddedLength(plain);
+  if (end < 0) return { ok: false, reason: "bad_padding" };
+  try {
+    return { ok: true, text: decoder.decode(plain.subarray(0, end)) };
+  } catch {
+    return { ok: false, reason: "bad_utf8" };
+  }
+}
+
+/** Length of the plaintext without its padding, or -1 when neither padding style fits. */
+function unpaddedLength(plain: Uint8Array): number {
+  const last = plain[plain.length - 1];
+  if (last >= 1 && last <= 16) {
+    for (let i = plain.length - last; i < plain.length; i++) {
+      if (plain[i] !== last) return -1;
+    }
+    return plain.length - last;
+  }
+  // Space padding (some encoders pad with NUL instead; both are trimmed).
+  let end = plain.length;
+  while (end > 0 && (plain[end - 1] === 0x20 || plain[end - 1] === 0)) end--;
+  return end;
+}

@@ -1,0 +1,53 @@
+/** Shared analysis of one message: forbidden words (project lists) and spam rules. */
+import type { Services } from "../services.ts";
+import type { Detector } from "../abuse/detector.ts";
+import { contentSpamRule, isRepeatedText, type SpamRule } from "../abuse/spam.ts";
+
+/** Verdict on one text. */
+export interface Verdict {
+  forbidden: boolean;
+  words: string[];
+  masked: string;
+  spam: SpamRule | null;
+}
+
+/** A message to analyse: the text and who sent it. */
+export interface AnalysisInput {
+  text: string;
+  userId: string;
+}
+
+/**
+ * Analyses texts of one batch. Content rules run locally; the repeat rule counts each text in
+ * the KV store (one call per text, concurrently). When the KV store fails the repeat rule is
+ * skipped for the batch (logged) rather than failing collection.
+ */
+export async function analyseTexts(
+  services: Services,
+  input: { scope: string; detector: Detector | null; texts: AnalysisInput[] },
+): Promise<Verdict[]> {
+  const verdicts: Verdict[] = input.texts.map(({ text }) => {
+    const found = input.detector?.detect(text);
+    return {
+      forbidden: found?.forbidden ?? false,
+      words: found?.words ?? [],
+      masked: found?.masked ?? text,
+      spam: contentSpamRule(text),
+    };
+  });
+  try {
+    const repeats = await Promise.all(
+      input.texts.map(({ text, userId }, i) =>
+        verdicts[i].spam
+          ? Promise.resolve(false)
+          : isRepeatedText(services.kv, { scope: input.scope, userId, text })
+      ),
+    );
+    repeats.forEach((repeated, i) => {
+      if (repeated) verdicts[i].spam = "repeat_text";
+    });
+  } catch (err) {
+    services.log.warn("repeat-text rule skipped: KV unavailable", { err });
+  }
+  return verdicts;
+}

@@ -1,0 +1,205 @@
+/**
+ * Chat log collection: decrypt a batch of chat messages with the game's secret, validate every
+ * message, analyse them with the linked project's lists and store them in one multi-row
+ * statement. All or nothing: any bad message rejects the batch and nothing is stored.
+ */
+import { z } from "zod";
+import type { Services } from "../services.ts";
+import { decryptEcbWithKey, ecbKeyOf } from "../crypto/aes_ecb.ts";
+import { findChatKey } from "./chat_keys.ts";
+import { loadProject } from "./projects.ts";
+import { analyseTexts } from "./analysis.ts";
+
+/** Largest accepted `msg` (Base64 ciphertext): 2 KB. */
+export const MAX_CHAT_MSG_BYTES = 2048;
+
+/** ISO 8601 with seconds and an offset or Z, e.g. 2024-05-01T12:00:00.123+09:00. */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** True for a valid ISO 8601 time with an offset. */
+export function isIsoTime(value: string): boolean {
+  return ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+const ChatMessage = z.object({
+  time_stamp: z.string().refine(isIsoTime, "must be an ISO 8601 time with offset"),
+  room_num: z.number().int(),
+  lang_code: z.number().int().min(1).max(16),
+  chat_msg: z.string(),
+  chat_mode: z.number().int().refine(
+    (m) => m === 100 || m === 200 || m === 300 || (m >= 400 && m <= 499),
+    "must be 100, 200, 300 or 4NN",
+  ),
+  channel_user_id: z.number().int(),
+});
+
+/** The batch as the endpoint received it (shape already validated). */
+export interface ChatBatch {
+  gameKey: string;
+  chatCount: number;
+  messages: { time_stamp: string; msg: string }[];
+}
+
+/** Why a batch was refused; the route maps each to the spec's result code. */
+export type ChatRejection =
+  | "count_mismatch"
+  | "too_large"
+  | "unknown_game_key"
+  | "bad_secret"
+  | "bad_message";
+
+/** Outcome of a collection. */
+export type ChatOutcome =
+  | { ok: true; stored: number; flagged: number }
+  | { ok: false; reason: ChatRejection; message: string };
+
+/** Validates, decrypts, analyses and stores one batch. */
+export async function collectChatLog(services: Services, batch: ChatBatch): Promise<ChatOutcome> {
+  if (batch.chatCount !== batch.messages.length) {
+    return {
+      ok: false,
+      reason: "count_mismatch",
+      message: `chat_count ${batch.chatCount} but msg_array has ${batch.messages.length}`,
+    };
+  }
+  const tooBig = batch.messages.findIndex((m) => m.msg.length > MAX_CHAT_MSG_BYTES);
+  if (tooBig >= 0) {
+    return { ok: false, reason: "too_large", message: `msg_array[${tooBig}].msg is over 2 KB` };
+  }
+  const key = await findChatKey(services, batch.gameKey);
+  if (!key) return { ok: false, reason: "unknown_game_key", message: "unregistered game key" };
+  const aesKey = ecbKeyOf(key.secret);
+  const decoded: z.infer<typeof ChatMessage>[] = [];
+  for (const [i, m] of batch.messages.entries()) {
+    if (!isIsoTime(m.time_stamp)) {
+      return {
+        ok: false,
+        reason: "bad_message",
+        message: `msg_array[${i}].time_stamp must be an ISO 8601 time with offset`,
+      };
+    }
+    const plain = aesKey ? decryptEcbWithKey(m.msg, aesKey) : null;
+    let json: unknown;
+    try {
+      if (!plain?.ok) throw new Error();
+      json = JSON.parse(plain.text);
+    } catch {
+      // Garbage after decryption means the wrong key (or a corrupt message): code 502.
+      return {
+        ok: false,
+        reason: "bad_secret",
+        message: `msg_array[${i}].msg: incorrect secret key`,
+      };
+    }
+    const parsed = ChatMessage.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue.path.join(".");
+      return {
+        ok: false,
+        reason: "bad_message",
+        message: `msg_array[${i}].msg.${field}: ${
+          issue.code === "invalid_type" && /undefined/.test(issue.message)
+            ? "is required"
+            : issue.message
+        }`,
+      };
+    }
+    decoded.push(parsed.data);
+  }
+
+  const project = key.projectKey ? await loadProject(services, key.projectKey) : null;
+  const verdicts = await analyseTexts(services, {
+    scope: `chat:${key.gameIndex}`,
+    detector: project?.detector ?? null,
+    texts: decoded.map((m) => ({ text: m.chat_msg, userId: String(m.channel_user_id) })),
+  });
+  const rows = decoded.map((m, i) => ({
+    n: i,
+    sent_at: new Date(Date.parse(m.time_stamp)).toISOString(),
+    time_stamp: m.time_stamp,
+    room_num: m.room_num,
+    lang_code: m.lang_code,
+    chat_mode: m.chat_mode,
+    channel_user_id: m.channel_user_id,
+    chat_msg: m.chat_msg,
+    forbidden: verdicts[i].forbidden,
+    spam: verdicts[i].spam !== null,
+    spam_rule: verdicts[i].spam,
+    matched_words: verdicts[i].words,
+  }));
+  await services.db.query(
+    `insert into chat_logs (game_index, game_key, sent_at, time_stamp, room_num, lang_code,
+       chat_mode, channel_user_id, chat_msg, forbidden, spam, spam_rule, matched_words)
+     select $1, $2, x.sent_at, x.time_stamp, x.room_num, x.lang_code, x.chat_mode,
+       x.channel_user_id, x.chat_msg, x.forbidden, x.spam, x.spam_rule, x.matched_words
+     from jsonb_to_recordset($3::jsonb) as x(n int, sent_at timestamptz, time_stamp text,
+       room_num bigint, lang_code int, chat_mode int, channel_user_id bigint, chat_msg text,
+       forbidden boolean, spam boolean, spam_rule text, matched_words jsonb)
+     order by x.n`,
+    [key.gameIndex, key.gameKey, rows],
+  );
+  return {
+    ok: true,
+    stored: rows.length,
+    flagged: rows.filter((r) => r.forbidden || r.spam).length,
+  };
+}
+
+/** A stored chat message as the admin listing shows it. */
+export interface StoredChat {
+  id: string;
+  gameKey: string;
+  timeStamp: string;
+  roomNum: string;
+  langCode: number;
+  chatMode: number;
+  channelUserId: string;
+  chatMsg: string;
+  forbidden: boolean;
+  spam: boolean;
+  spamRule: string | null;
+  matchedWords: string[];
+  receivedAt: string;
+}
+
+/** Lists a game's stored messages, newest first, with an id cursor. */
+export async function listChatLogs(
+  services: Services,
+  query: { gameIndex: number; flagged?: boolean; userId?: string; limit: number; cursor?: string },
+): Promise<{ items: StoredChat[]; nextCursor: string | null }> {
+  const rows = await services.db.query<Record<string, unknown>>(
+    `select id, game_key, time_stamp, room_num, lang_code, chat_mode, channel_user_id, chat_msg,
+       forbidden, spam, spam_rule, matched_words, received_at
+     from chat_logs
+     where game_index = $1
+       and ($2::boolean is not true or forbidden or spam)
+       and ($3::bigint is null or channel_user_id = $3::bigint)
+       and ($4::bigint is null or id < $4::bigint)
+     order by id desc limit $5`,
+    [
+      query.gameIndex,
+      query.flagged ?? null,
+      query.userId ?? null,
+      query.cursor ?? null,
+      query.limit + 1,
+    ],
+  );
+  const more = rows.length > query.limit;
+  const items = rows.slice(0, query.limit).map((r) => ({
+    id: String(r.id),
+    gameKey: r.game_key as string,
+    timeStamp: r.time_stamp as string,
+    roomNum: String(r.room_num),
+    langCode: r.lang_code as number,
+    chatMode: r.chat_mode as number,
+    channelUserId: String(r.channel_user_id),
+    chatMsg: r.chat_msg as string,
+    forbidden: r.forbidden as boolean,
+    spam: r.spam as boolean,
+    spamRule: (r.spam_rule as string | null) ?? null,
+    matchedWords: r.matched_words as string[],
+    receivedAt: (r.received_at as Date).toISOString(),
+  }));
+  return { items, nextCursor: more ? items[items.length - 1].id : null };
+}

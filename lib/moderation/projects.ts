@@ -1,0 +1,137 @@
+/** Text-detection projects: key, secret, forbidden and allowed word lists, masking settings. */
+import type { Services } from "../services.ts";
+import { DomainError } from "../errors.ts";
+import type { Detector } from "../abuse/detector.ts";
+import { cachedDetector, moderationState, openSecret, randomAlnum, sealSecret } from "./state.ts";
+
+/** Limits on word lists (admin input). */
+export const MAX_WORDS = 50_000;
+/** Longest accepted word. */
+export const MAX_WORD_LENGTH = 100;
+
+/** Settings for a new project. */
+export interface ProjectInput {
+  name: string;
+  forbiddenWords: string[];
+  allowWords?: string[];
+  masking: { enabled: boolean; char?: string };
+}
+
+/** A project as request handling needs it. */
+export interface LoadedProject {
+  projectKey: string;
+  secret: string;
+  masking: boolean;
+  maskChar: string;
+  version: number;
+  detector: Detector;
+}
+
+function cleanWords(words: string[]): string[] {
+  return [...new Set(words.map((w) => w.trim()).filter((w) => w.length > 0))];
+}
+
+/** Creates a project and returns its key and secret (32 characters, an AES-256 key). */
+export async function createProject(
+  services: Services,
+  input: ProjectInput,
+): Promise<{ projectKey: string; secretKey: string }> {
+  const projectKey = randomAlnum(20);
+  const secretKey = randomAlnum(32);
+  await services.db.query(
+    `insert into tads_projects
+       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)`,
+    [
+      projectKey,
+      input.name,
+      await sealSecret(services, projectKey, secretKey),
+      cleanWords(input.forbiddenWords),
+      cleanWords(input.allowWords ?? []),
+      input.masking.enabled,
+      input.masking.char ?? "*",
+    ],
+  );
+  return { projectKey, secretKey };
+}
+
+/** Replaces a project's word lists; the next request compiles and uses the new lists. */
+export async function updateProjectWords(
+  services: Services,
+  projectKey: string,
+  lists: { forbiddenWords: string[]; allowWords?: string[] },
+): Promise<{ projectKey: string; version: number; forbiddenWords: number; allowWords: number }> {
+  const forbidden = cleanWords(lists.forbiddenWords);
+  const allow = cleanWords(lists.allowWords ?? []);
+  const rows = await services.db.query<{ version: number; allow_count: number }>(
+    `update tads_projects set forbidden_words = $2::jsonb,
+       allow_words = case when $4 then $3::jsonb else allow_words end,
+       version = version + 1, updated_at = now()
+     where project_key = $1 returning version, jsonb_array_length(allow_words) as allow_count`,
+    [projectKey, forbidden, allow, lists.allowWords !== undefined],
+  );
+  if (rows.length === 0) {
+    throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
+  }
+  return {
+    projectKey,
+    version: rows[0].version,
+    forbiddenWords: forbidden.length,
+    allowWords: rows[0].allow_count,
+  };
+}
+
+/** True when the project exists. */
+export async function projectExists(services: Services, projectKey: string): Promise<boolean> {
+  const rows = await services.db.query("select 1 from tads_projects where project_key = $1", [
+    projectKey,
+  ]);
+  return rows.length > 0;
+}
+
+interface ProjectRow {
+  project_key: string;
+  secret_sealed: string;
+  masking_enabled: boolean;
+  mask_char: string;
+  version: number;
+}
+
+/**
+ * Loads a project with its compiled detector, or null when the key is unknown. The word lists
+ * are read only when the cached detector is older than the project's version.
+ */
+export async function loadProject(
+  services: Services,
+  projectKey: string,
+): Promise<LoadedProject | null> {
+  const [row] = await services.db.query<ProjectRow>(
+    `select project_key, secret_sealed, masking_enabled, mask_char, version
+     from tads_projects where project_key = $1`,
+    [projectKey],
+  );
+  if (!row) return null;
+  const secret = await openSecret(services, row.project_key, row.secret_sealed);
+  let lists = { forbiddenWords: [] as string[], allowWords: [] as string[] };
+  const cache = moderationState(services).detectors.get(projectKey);
+  if (!cache || cache.version !== row.version) {
+    const [words] = await services.db.query<{ f: string[]; a: string[]; version: number }>(
+      "select forbidden_words as f, allow_words as a, version from tads_projects where project_key = $1",
+      [projectKey],
+    );
+    lists = { forbiddenWords: words.f, allowWords: words.a };
+    row.version = words.version;
+  }
+  const detector = cachedDetector(services, projectKey, row.version, () => ({
+    ...lists,
+    maskChar: row.mask_char,
+  }));
+  return {
+    projectKey,
+    secret,
+    masking: row.masking_enabled,
+    maskChar: row.mask_char,
+    version: row.version,
+    detector,
+  };
+}

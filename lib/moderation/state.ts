@@ -1,0 +1,119 @@
+/**
+ * Per-Services moderation state kept in memory: compiled detectors per project (rebuilt when
+ * the project's list version changes) and opened secrets, plus the AES-GCM sealing of chat and
+ * project secrets at rest under a key derived from the KMS master key.
+ */
+import type { Services } from "../services.ts";
+import { compileDetector, type Detector, type DetectorOptions } from "../abuse/detector.ts";
+import { fromBase64, randomBytes, toBase64 } from "../crypto/hashing.ts";
+
+const MAX_DETECTORS = 256;
+const MAX_SECRETS = 4096;
+
+/** In-memory caches of one Services instance. */
+export interface ModerationState {
+  detectors: Map<string, { version: number; detector: Detector }>;
+  secrets: Map<string, string>;
+  sealKey?: Promise<CryptoKey>;
+}
+
+const states = new WeakMap<Services, ModerationState>();
+
+/** The moderation state belonging to these services (created on first use). */
+export function moderationState(services: Services): ModerationState {
+  let state = states.get(services);
+  if (!state) {
+    state = { detectors: new Map(), secrets: new Map() };
+    states.set(services, state);
+  }
+  return state;
+}
+
+/**
+ * The compiled detector of a project's lists at `version`; compiled once per version and
+ * reused by every request until the lists change (least recently used projects are evicted).
+ */
+export function cachedDetector(
+  services: Services,
+  projectKey: string,
+  version: number,
+  lists: () => DetectorOptions,
+): Detector {
+  const cache = moderationState(services).detectors;
+  const hit = cache.get(projectKey);
+  if (hit && hit.version === version) {
+    cache.delete(projectKey);
+    cache.set(projectKey, hit);
+    return hit.detector;
+  }
+  const detector = compileDetector(lists());
+  cache.delete(projectKey);
+  cache.set(projectKey, { version, detector });
+  if (cache.size > MAX_DETECTORS) cache.delete(cache.keys().next().value!);
+  return detector;
+}
+
+function sealKey(services: Services): Promise<CryptoKey> {
+  const state = moderationState(services);
+  state.sealKey ??= (async () => {
+    const material = await crypto.subtle.digest(
+      "SHA-256",
+      new TextEncoder().encode(`moderation-secret:v1:${services.secrets.kmsMasterKey}`),
+    );
+    return await crypto.subtle.importKey("raw", material, "AES-GCM", false, [
+      "encrypt",
+      "decrypt",
+    ]);
+  })();
+  return state.sealKey;
+}
+
+/** Encrypts a chat or project secret for storage; `owner` (the key id) is bound as AAD. */
+export async function sealSecret(services: Services, owner: string, secret: string) {
+  const iv = new Uint8Array(randomBytes(12));
+  const ct = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(owner) },
+    await sealKey(services),
+    new TextEncoder().encode(secret),
+  );
+  const joined = new Uint8Array(12 + ct.byteLength);
+  joined.set(iv);
+  joined.set(new Uint8Array(ct), 12);
+  return `v1:${toBase64(joined)}`;
+}
+
+/** Decrypts a sealed secret (cached per sealed value); throws when the master key changed. */
+export async function openSecret(services: Services, owner: string, sealed: string) {
+  const cache = moderationState(services).secrets;
+  const cacheKey = `${owner}\n${sealed}`;
+  const hit = cache.get(cacheKey);
+  if (hit !== undefined) return hit;
+  const bytes = fromBase64(sealed.replace(/^v1:/, ""));
+  const plain = await crypto.subtle.decrypt(
+    {
+      name: "AES-GCM",
+      iv: new Uint8Array(bytes.slice(0, 12)),
+      additionalData: new TextEncoder().encode(owner),
+    },
+    await sealKey(services),
+    new Uint8Array(bytes.slice(12)),
+  );
+  const secret = new TextDecoder().decode(plain);
+  if (cache.size >= MAX_SECRETS) cache.delete(cache.keys().next().value!);
+  cache.set(cacheKey, secret);
+  return secret;
+}
+
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A random string of letters and digits (used for game keys, project keys and secrets). */
+export function randomAlnum(length: number): string {
+  const out: string[] = [];
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      // 248 = 4 * 62: rejecting the rest keeps the choice uniform.
+      if (b < 248 && out.length < length) out.push(ALNUM[b % 62]);
+    }
+  }
+  return out.join("");
+}

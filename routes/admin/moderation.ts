@@ -1,0 +1,141 @@
+/** Admin: chat keys, text-detection projects and their word lists, stored chat logs. */
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv, JsonResponse } from "../env.ts";
+import { jsonBody, jsonResponse } from "../env.ts";
+import { createChatKey } from "../../lib/moderation/chat_keys.ts";
+import {
+  createProject,
+  MAX_WORD_LENGTH,
+  MAX_WORDS,
+  updateProjectWords,
+} from "../../lib/moderation/projects.ts";
+import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
+import { requireGame } from "../../lib/tenancy.ts";
+
+const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive() });
+const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
+const ProjectKey = z.string().min(1).max(64);
+
+const postChatKey = createRoute({
+  method: "post",
+  path: "/admin/v1/games/{gameIndex}/chat-keys",
+  tags: ["admin"],
+  summary: "Issue a chat game key and AES secret; projectKey links a detection project's lists",
+  request: {
+    params: GameIndex,
+    body: jsonBody(z.object({ projectKey: ProjectKey.optional() })),
+  },
+  responses: {
+    201: jsonResponse(
+      z.object({ gameKey: z.string(), secretKey: z.string(), projectKey: z.string().nullable() }),
+      "created (the secret is shown once)",
+    ),
+  },
+});
+
+const postProject = createRoute({
+  method: "post",
+  path: "/admin/v1/tads/projects",
+  tags: ["admin"],
+  summary: "Create a text detection project with its word lists and masking settings",
+  request: {
+    body: jsonBody(z.object({
+      name: z.string().trim().min(1).max(200),
+      forbiddenWords: Words,
+      allowWords: Words.optional(),
+      masking: z.object({
+        enabled: z.boolean(),
+        char: z.string().refine((s) => [...s].length === 1, "must be one character").optional(),
+      }),
+    })),
+  },
+  responses: {
+    201: jsonResponse(
+      z.object({ projectKey: z.string(), secretKey: z.string() }),
+      "created (the secret is shown once)",
+    ),
+  },
+});
+
+const putWords = createRoute({
+  method: "put",
+  path: "/admin/v1/tads/projects/{projectKey}/words",
+  tags: ["admin"],
+  summary: "Replace a project's word lists (allowWords kept when omitted); effective at once",
+  request: {
+    params: z.object({ projectKey: ProjectKey }),
+    body: jsonBody(z.object({ forbiddenWords: Words, allowWords: Words.optional() })),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        projectKey: z.string(),
+        version: z.number(),
+        forbiddenWords: z.number(),
+        allowWords: z.number(),
+      }),
+      "updated",
+    ),
+  },
+});
+
+const getChatLogs = createRoute({
+  method: "get",
+  path: "/admin/v1/games/{gameIndex}/chat-logs",
+  tags: ["admin"],
+  summary: "Stored chat messages, newest first; flagged=true keeps forbidden or spam ones",
+  request: {
+    params: GameIndex,
+    query: z.object({
+      flagged: z.enum(["true", "false"]).optional(),
+      userId: z.string().regex(/^-?\d{1,19}$/, "must be an integer").optional(),
+      limit: z.coerce.number().int().min(1).max(500).default(50),
+      cursor: z.string().regex(/^\d{1,19}$/, "is not a cursor from this listing").optional(),
+    }),
+  },
+  responses: {
+    200: jsonResponse(
+      z.object({
+        items: z.array(z.record(z.string(), z.unknown())),
+        nextCursor: z.string().nullable(),
+      }),
+      "a page of messages",
+    ),
+  },
+});
+
+/** Registers the moderation admin routes. */
+export function registerModerationAdmin(app: OpenAPIHono<AppEnv>) {
+  app.openapi(postChatKey, async (c) => {
+    const created = await createChatKey(c.var.services, {
+      gameIndex: c.req.valid("param").gameIndex,
+      projectKey: c.req.valid("json").projectKey,
+    });
+    return c.json(created, 201) as JsonResponse;
+  });
+  app.openapi(postProject, async (c) => {
+    return c.json(await createProject(c.var.services, c.req.valid("json")), 201) as JsonResponse;
+  });
+  app.openapi(putWords, async (c) => {
+    const updated = await updateProjectWords(
+      c.var.services,
+      c.req.valid("param").projectKey,
+      c.req.valid("json"),
+    );
+    return c.json(updated, 200) as JsonResponse;
+  });
+  app.openapi(getChatLogs, async (c) => {
+    const s = c.var.services;
+    const { gameIndex } = c.req.valid("param");
+    const q = c.req.valid("query");
+    await requireGame(s.db, gameIndex);
+    const page = await listChatLogs(s, {
+      gameIndex,
+      flagged: q.flagged === "true",
+      userId: q.userId,
+      limit: q.limit,
+      cursor: q.cursor,
+    });
+    return c.json(page, 200) as JsonResponse;
+  });
+}

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { contentSpamRule, isRepeatedText, REPEAT_WINDOW_MS } from "../../../lib/abuse/spam.ts";
+import { openMemoryKv } from "../../../lib/kv/memory.ts";
+import { TestClock } from "../../../lib/clock.ts";
+
+Deno.test("content rules: links, contacts, repeated characters and tokens", () => {
+  const cases: [string, string | null][] = [
+    ["visit https://cheap-gold.example now", "link"],
+    ["go to www.gold4u.net", "link"],
+    ["cheapgold.com best price", "link"],
+    ["join t.me/goldseller", "link"],
+    ["mail me seller@gold.co", "contact"],
+    ["call 010-1234-5678", "contact"],
+    ["kakao: gold1234", "contact"],
+    ["카톡 아이디: gold1234", "contact"],
+    ["telegram @goldshop", "contact"],
+    ["ㅋ".repeat(15), "repeat_char"],
+    ["buy buy buy buy buy buy", "repeat_token"],
+    ["buy".repeat(8), "repeat_token"],
+    ["ㅋ".repeat(14), null],
+    ["ㅋㅋ".repeat(7), null],
+    ["lets line up at 10 and get 100000 gold", null],
+    ["see you at 2024.05.01 ok.", null],
+    ["안녕하세요 반갑습니다", null],
+  ];
+  for (const [text, rule] of cases) assert.equal(contentSpamRule(text), rule, text);
+});
+
+Deno.test("repeat rule: third identical text from one user within the window", async () => {
+  const clock = new TestClock();
+  const kv = openMemoryKv(() => clock.now());
+  const send = (userId: string, text: string) => isRepeatedText(kv, { scope: "t", userId, text });
+  assert.equal(await send("u1", "Hello"), false);
+  assert.equal(await send("u1", "hello "), false);
+  assert.equal(await send("u2", "hello"), false); // another user counts apart
+  assert.equal(await send("u1", "HELLO"), true);
+  clock.advance(REPEAT_WINDOW_MS + 1);
+  assert.equal(await send("u1", "hello"), false); // the window expired
+});
