@@ -105,7 +105,7 @@ function check(obj: Record<string, unknown>, key: string, kind: Kind, where: str
     if (v === "") throw new Invalid(ItemCode.KEY_NULL, `${where}${key} is empty`);
     throw new Invalid(
       ItemCode.KEY_TYPE,
-      `${where}${key} must be ${kind === "integer" ? "an integer" : `a ${kind}`}`,
+      `${where}${key} must be ${kind === "string" ? "a string" : `an ${kind}`}`,
     );
   }
   if ((typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0)) {
