@@ -1,6 +1,9 @@
 /** Shared set-up for OTP route tests: a tenant with an otp-scoped key and a topic. */
 import { admin, callJson, seedTenant, testEnv } from "../../harness.ts";
 import { randomToken } from "../../../lib/crypto/hashing.ts";
+import type { Services } from "../../../lib/services.ts";
+import type { TestClock } from "../../../lib/clock.ts";
+import { createApp } from "../../../routes/mod.ts";
 
 /** A tenant ready for OTP calls. */
 export interface OtpTenant {
@@ -46,13 +49,48 @@ export async function seedOtpTenant(
   };
 }
 
-/** A random Korean mobile number in national format (010-xxxx-xxxx), valid for lookup. */
+/** A random Korean mobile number in national format (0102xxxxxxx), valid for lookup. */
 export function koreanMobile(): string {
-  const n = crypto.getRandomValues(new Uint32Array(1))[0] % 100_000_000;
-  return `010${String(n).padStart(8, "0")}`;
+  const n = crypto.getRandomValues(new Uint32Array(1))[0] % 10_000_000;
+  return `0102${String(n).padStart(7, "0")}`;
 }
 
 /** A random e-mail address. */
 export function randomEmail(): string {
   return `user-${randomToken(6).toLowerCase()}@example.com`;
+}
+
+/**
+ * The app over a copy of the test Services with some parts replaced (providers, limits), for
+ * tests that need settings other than the process-wide configuration.
+ */
+export async function appWith(
+  change: (s: Services) => Partial<Services>,
+): Promise<(path: string, json: unknown, headers: Record<string, string>) => Promise<Json>> {
+  const { services } = await testEnv();
+  const app = createApp({ ...services, ...change(services) });
+  return async (path, json, headers) => {
+    const res = await app.request(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(json),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  };
+}
+
+/** A JSON answer. */
+// deno-lint-ignore no-explicit-any
+export type Json = { status: number; body: any; headers: Headers };
+
+/** Runs `fn` and puts the shared test clock back where it was, whatever `fn` did to it. */
+export async function keepingClock<T>(fn: (clock: TestClock) => Promise<T>): Promise<T> {
+  const { clock } = await testEnv();
+  const offset = clock.now() - Date.now();
+  try {
+    return await fn(clock);
+  } finally {
+    clock.set(Date.now() + offset);
+  }
 }

@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { formatZonedExpiry, isKnownTimeZone } from "../../../lib/otp/expiry.ts";
+
+Deno.test("expiry prints the spec's shape: local time, offset and zone name in brackets", () => {
+  const ms = Date.UTC(2026, 10, 20, 23, 13, 25, 943);
+  assert.equal(formatZonedExpiry(ms, "Asia/Seoul"), "2026-11-21T08:13:25.943+09:00[Asia/Seoul]");
+});
+
+Deno.test("expiry follows daylight saving and negative offsets", () => {
+  const summer = Date.UTC(2026, 6, 1, 12, 0, 0, 5);
+  const winter = Date.UTC(2026, 0, 15, 3, 30, 0, 0);
+  assert.equal(
+    formatZonedExpiry(summer, "America/New_York"),
+    "2026-07-01T08:00:00.005-04:00[America/New_York]",
+  );
+  assert.equal(
+    formatZonedExpiry(winter, "America/New_York"),
+    "2026-01-14T22:30:00.000-05:00[America/New_York]",
+  );
+});
+
+Deno.test("expiry handles half-hour offsets, zero offsets and day changes", () => {
+  const ms = Date.UTC(2026, 11, 31, 20, 0, 0, 120);
+  assert.equal(
+    formatZonedExpiry(ms, "Asia/Kolkata"),
+    "2027-01-01T01:30:00.120+05:30[Asia/Kolkata]",
+  );
+  assert.equal(formatZonedExpiry(ms, "UTC"), "2026-12-31T20:00:00.120Z[UTC]");
+  assert.equal(formatZonedExpiry(ms, "Europe/London"), "2026-12-31T20:00:00.120Z[Europe/London]");
+});
+
+Deno.test("midnight prints as 00, not 24", () => {
+  const ms = Date.UTC(2026, 10, 20, 15, 0, 0, 0);
+  assert.equal(formatZonedExpiry(ms, "Asia/Seoul"), "2026-11-21T00:00:00.000+09:00[Asia/Seoul]");
+});
+
+Deno.test("time zone names are checked with Intl", () => {
+  assert.equal(isKnownTimeZone("Asia/Seoul"), true);
+  assert.equal(isKnownTimeZone("Mars/Olympus"), false);
+});
