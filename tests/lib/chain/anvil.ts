@@ -18,7 +18,23 @@ import { admin, type TestEnv, testEnv } from "../../harness.ts";
 /** The chain id tests run with. */
 export const TEST_CHAIN_ID = 31337;
 
-const ANVIL = new URL("../../../node_modules/.bin/anvil", import.meta.url).pathname;
+// The platform binary itself: node_modules/.bin/anvil is a Node wrapper whose child would
+// outlive a kill of the wrapper (and the node-stopped test needs the node really gone).
+function anvilBinary(): string {
+  const arch = Deno.build.arch === "x86_64" ? "amd64" : "arm64";
+  const direct = new URL(
+    `../../../node_modules/@foundry-rs/anvil-${Deno.build.os}-${arch}/bin/anvil`,
+    import.meta.url,
+  ).pathname;
+  try {
+    Deno.statSync(direct);
+    return direct;
+  } catch {
+    return new URL("../../../node_modules/.bin/anvil", import.meta.url).pathname;
+  }
+}
+
+const ANVIL = anvilBinary();
 
 /** A running anvil process. */
 export class Anvil {

@@ -1,0 +1,137 @@
+import assert from "node:assert/strict";
+import { encodeFunctionData } from "viem";
+import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
+import { callJson, seedTenant } from "../../harness.ts";
+import { chainEnv, chainTestOptions, deploy, fundedWallet } from "./anvil.ts";
+import { currentFees, signAndBroadcast } from "../../../lib/chain/transactions.ts";
+import { withSendLock } from "../../../lib/chain/send_lock.ts";
+
+Deno.test({
+  ...chainTestOptions,
+  name: "two concurrent sends from one wallet get distinct consecutive nonces",
+  async fn() {
+    const t = await chainEnv();
+    const tenant = await seedTenant("nonce game");
+    const minter = await fundedWallet(tenant.gameIndex, { kms: true });
+    const player = await fundedWallet(tenant.gameIndex, { kms: false });
+    const nft = await deploy({
+      gameIndex: tenant.gameIndex,
+      type: "nft",
+      from: minter.address,
+      name: "N",
+    });
+    const start = await t.client.getTransactionCount({ address: minter.address });
+    await t.anvil.automine(false);
+    try {
+      const send = (id: string) =>
+        callJson("POST", `/service/v1/nft/${nft}/mint`, {
+          headers: tenant.chainHeaders,
+          json: {
+            playerId: "1",
+            from: minter.address,
+            to: player.address,
+            isSend: true,
+            encoded: false,
+            callbackUrl: "http://127.0.0.1:9/cb",
+            royaltyPercentage: 1,
+            mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
+          },
+        });
+      const [a, b] = await Promise.all([send("1"), send("2")]);
+      assert.equal(a.body.code, 0, JSON.stringify(a.body));
+      assert.equal(b.body.code, 0, JSON.stringify(b.body));
+      const txs = await Promise.all(
+        [a, b].map((r) => t.client.getTransaction({ hash: r.body.data.txhash })),
+      );
+      const nonces = txs.map((x) => x.nonce).sort();
+      assert.deepEqual(nonces, [start, start + 1]);
+      // Not mined yet: both are listed PENDING.
+      await t.services.idle();
+      const list = await callJson("GET", "/service/v1/tx", { headers: tenant.chainHeaders });
+      assert.deepEqual(
+        list.body.data.transactions.map((x: { txStatus: string }) => x.txStatus),
+        ["PENDING", "PENDING"],
+      );
+    } finally {
+      await t.anvil.mine();
+      await t.anvil.automine(true);
+    }
+  },
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name: "a send that fails before broadcast leaves its nonce for the next send",
+  async fn() {
+    const t = await chainEnv();
+    const tenant = await seedTenant("release game");
+    const minter = await fundedWallet(tenant.gameIndex, { kms: true });
+    const nft = await deploy({
+      gameIndex: tenant.gameIndex,
+      type: "nft",
+      from: minter.address,
+      name: "N",
+    });
+    const chain = t.services.chain!;
+    const fees = await currentFees(chain);
+    const data = encodeFunctionData({
+      abi: nftAbi,
+      functionName: "mintBatch",
+      args: [minter.address, [1n], ["u"], [0n]],
+    });
+    const before = await t.client.getTransactionCount({ address: minter.address });
+    let recorded: string | undefined;
+    let removed: string | undefined;
+    // Gas far below the intrinsic cost: the node refuses the broadcast.
+    await assert.rejects(() =>
+      signAndBroadcast(t.services, chain, {
+        from: minter.address,
+        to: nft,
+        data,
+        gas: 1000n,
+        ...fees,
+      }, {
+        record: async (hash) => void (recorded = hash),
+        unrecord: async (hash) => void (removed = hash),
+      })
+    );
+    assert.ok(recorded);
+    assert.equal(removed, recorded);
+    const ok = await signAndBroadcast(t.services, chain, {
+      from: minter.address,
+      to: nft,
+      data,
+      gas: 500_000n,
+      ...fees,
+    });
+    assert.equal(ok.nonce, before);
+  },
+});
+
+Deno.test("the send lock serialises holders of the same wallet only", async () => {
+  const { services } = await chainEnv();
+  const key = { chainId: 1, address: "0xabc" + crypto.randomUUID().slice(0, 8) };
+  const order: string[] = [];
+  const hold = (name: string, ms: number, k = key) =>
+    withSendLock(services.db, k, async () => {
+      order.push(`${name}+`);
+      await new Promise((r) => setTimeout(r, ms));
+      order.push(`${name}-`);
+    });
+  await Promise.all([hold("a", 100), hold("b", 10)]);
+  assert.ok(
+    order.join() === "a+,a-,b+,b-" || order.join() === "b+,b-,a+,a-",
+    order.join(),
+  );
+  // Another wallet is not blocked.
+  const other = { chainId: 1, address: key.address + "f" };
+  order.length = 0;
+  await Promise.all([
+    hold("a", 150),
+    (async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      await hold("c", 1, other);
+    })(),
+  ]);
+  assert.deepEqual(order, ["a+", "c+", "c-", "a-"]);
+});

@@ -1,0 +1,147 @@
+import assert from "node:assert/strict";
+import type { Hex } from "viem";
+import { callJson, seedTenant } from "../../harness.ts";
+import { chainEnv, chainTestOptions, deploy, fundedWallet } from "./anvil.ts";
+import { callbackSink } from "../../routes/blockchain/callback_sink.ts";
+import { runScheduled } from "../../../lib/scheduled.ts";
+
+async function setup(name: string) {
+  const t = await chainEnv();
+  const tenant = await seedTenant(name);
+  const minter = await fundedWallet(tenant.gameIndex, { kms: true });
+  const nft = await deploy({
+    gameIndex: tenant.gameIndex,
+    type: "nft",
+    from: minter.address,
+    name: "N",
+  });
+  const mint = (id: string, extra: Record<string, unknown>) =>
+    callJson("POST", `/service/v1/nft/${nft}/mint`, {
+      headers: tenant.chainHeaders,
+      json: {
+        playerId: "1",
+        from: minter.address,
+        to: minter.address,
+        isSend: true,
+        encoded: false,
+        callbackUrl: "http://127.0.0.1:9/cb",
+        royaltyPercentage: 1,
+        mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
+        ...extra,
+      },
+    });
+  const statuses = async () =>
+    (await callJson("GET", "/service/v1/tx", { headers: tenant.chainHeaders })).body.data
+      .transactions
+      .map((x: { txStatus: string }) => x.txStatus);
+  return { ...t, tenant, minter, nft, mint, statuses };
+}
+
+Deno.test({
+  ...chainTestOptions,
+  name: "a refused callback is retried with backoff until the receiver accepts it",
+  async fn() {
+    const t = await setup("callback retry game");
+    let answer = 500;
+    const sink = callbackSink(() => answer);
+    try {
+      const res = await t.mint("1", { callbackUrl: sink.url });
+      assert.equal(res.body.code, 0);
+      await t.services.idle();
+      assert.equal(sink.received.length, 1);
+      await runScheduled(t.services);
+      assert.equal(sink.received.length, 1, "not due again before its backoff");
+      answer = 200;
+      t.clock.advance(t.services.config.CALLBACK_RETRY_MAX_MS);
+      await runScheduled(t.services);
+      assert.equal(sink.received.length, 2);
+      assert.equal(sink.received[1].body.txStatus, "SUCCESS");
+      const [row] = await t.services.db.query<
+        { callback_state: string; callback_attempts: number }
+      >(
+        "select callback_state, callback_attempts from chain_txs where request_id = $1",
+        [res.body.data.requestId],
+      );
+      assert.deepEqual(row, { callback_state: "done", callback_attempts: 2 });
+      t.clock.advance(t.services.config.CALLBACK_RETRY_MAX_MS);
+      await runScheduled(t.services);
+      assert.equal(sink.received.length, 2, "delivered once");
+    } finally {
+      await sink.close();
+    }
+  },
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name: "a registered hash never seen on chain is FAILED after TX_DROP_AFTER_MS and reported",
+  async fn() {
+    const t = await setup("drop game");
+    const sink = callbackSink();
+    try {
+      const res = await t.mint("1", { isSend: false, callbackUrl: sink.url });
+      const ghost = `0x${"ab".repeat(32)}` as Hex;
+      const patched = await callJson("PATCH", "/service/v1/tx/hash", {
+        headers: t.tenant.chainHeaders,
+        json: { requestId: res.body.data.requestId, txHash: ghost },
+      });
+      assert.equal(patched.body.code, 0);
+      await t.services.idle();
+      await runScheduled(t.services);
+      assert.deepEqual(await t.statuses(), ["PENDING"]);
+      t.clock.advance(t.services.config.TX_DROP_AFTER_MS);
+      await runScheduled(t.services);
+      assert.deepEqual(await t.statuses(), ["FAILED"]);
+      assert.equal(sink.received.length, 1);
+      assert.equal(sink.received[0].body.txStatus, "FAILED");
+    } finally {
+      await sink.close();
+    }
+  },
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name: "a transaction mined but reverted is FAILED",
+  async fn() {
+    const t = await setup("revert game");
+    // Two unsigned mints of the same token id: both simulate fine, the second reverts when mined.
+    const a = await t.mint("7", { isSend: false });
+    const b = await t.mint("7", { isSend: false });
+    assert.equal(a.body.code, 0);
+    assert.equal(b.body.code, 0);
+    const send = async (raw: Record<string, never>, nonce: number) => {
+      const signed = await t.minter.wallet.signTransaction({
+        account: t.minter.wallet.account!,
+        chain: t.minter.wallet.chain,
+        type: "eip1559",
+        to: raw.to,
+        data: raw.data,
+        nonce,
+        gas: BigInt(raw.gas),
+        maxFeePerGas: BigInt(raw.maxFeePerGas),
+        maxPriorityFeePerGas: BigInt(raw.maxPriorityFeePerGas),
+      });
+      return await t.client.sendRawTransaction({ serializedTransaction: signed });
+    };
+    const nonce = a.body.data.rawTx.nonce as number;
+    const ha = await send(a.body.data.rawTx, nonce);
+    const hb = await send(b.body.data.rawTx, nonce + 1);
+    await t.client.waitForTransactionReceipt({ hash: hb });
+    for (const [r, h] of [[a, ha], [b, hb]] as const) {
+      await callJson("PATCH", "/service/v1/tx/hash", {
+        headers: t.tenant.chainHeaders,
+        json: { requestId: r.body.data.requestId, txHash: h },
+      });
+    }
+    await t.services.idle();
+    await runScheduled(t.services);
+    const list = (await callJson("GET", "/service/v1/tx", { headers: t.tenant.chainHeaders })).body
+      .data.transactions;
+    const byId = Object.fromEntries(
+      list.map((x: { requestId: string; txStatus: string }) => [x.requestId, x.txStatus]),
+    );
+    assert.equal(byId[a.body.data.requestId], "SUCCESS");
+    assert.equal(byId[b.body.data.requestId], "FAILED");
+  },
+});
