@@ -200,7 +200,6 @@ let itCp = new Int32Array(0);
 let itStart = new Int32Array(0);
 let itEnd = new Int32Array(0);
 let itPrev = new Uint8Array(0);
-let itTok = new Int32Array(0);
 let out: Normalized = {
   length: 0,
   chars: new Int32Array(0),
@@ -216,7 +215,6 @@ function ensure(n: number) {
   itStart = new Int32Array(cap);
   itEnd = new Int32Array(cap);
   itPrev = new Uint8Array(cap);
-  itTok = new Int32Array(cap);
   out = {
     length: 0,
     chars: new Int32Array(cap),
@@ -235,6 +233,7 @@ export function normalizeText(text: string): Normalized {
   // a few ligatures more), so grow lazily inside the loop as well.
   ensure(n * 4 + 16);
   let m = 0;
+  let leet = false;
   for (let i = 0; i < n;) {
     let cp = text.charCodeAt(i);
     let w = 1;
@@ -283,12 +282,14 @@ export function normalizeText(text: string): Normalized {
       }
       if (kind === T_MULTI) {
         for (let k = 0; k < entry!.kinds.length; k++) {
+          if (entry!.kinds[k] === K_DIGIT || entry!.kinds[k] === K_LEET) leet = true;
           itKind[m] = entry!.kinds[k];
           itCp[m] = entry!.cps[k];
           itStart[m] = i;
           itEnd[m++] = i + w;
         }
       } else if (kind !== T_IGNORE) {
+        if (kind === K_DIGIT || kind === K_LEET) leet = true;
         itKind[m] = kind;
         itCp[m] = tabCp[cp];
         itStart[m] = i;
@@ -297,8 +298,7 @@ export function normalizeText(text: string): Normalized {
     }
     i += w;
   }
-  resolveLeet(m);
-  tokenLengths(m);
+  if (leet) resolveLeet(m);
   return emit(m);
 }
 
@@ -341,34 +341,25 @@ function resolveLeet(m: number) {
   }
 }
 
-/** For each item, the length in original characters of the space-delimited token it is in. */
-function tokenLengths(m: number) {
-  let i = 0;
-  while (i < m) {
-    if (itKind[i] === K_SPACE) {
-      itTok[i++] = 0;
-      continue;
+/** Number of original characters (1 or 2 = "more than one") of the token starting at item j. */
+function tokenLengthUpTo2(j: number, m: number): number {
+  let count = 0;
+  let lastStart = -1;
+  for (; j < m && itKind[j] !== K_SPACE; j++) {
+    const k = itKind[j];
+    if ((k === K_LATIN || k === K_OTHER || k === K_DIGIT) && itStart[j] !== lastStart) {
+      if (++count === 2) return 2;
+      lastStart = itStart[j];
     }
-    let j = i;
-    let count = 0;
-    let lastStart = -1;
-    while (j < m && itKind[j] !== K_SPACE) {
-      const k = itKind[j];
-      if ((k === K_LATIN || k === K_OTHER || k === K_DIGIT) && itStart[j] !== lastStart) {
-        count++;
-        lastStart = itStart[j];
-      }
-      j++;
-    }
-    for (let x = i; x < j; x++) itTok[x] = count;
-    i = j;
   }
+  return count;
 }
 
 function emit(m: number): Normalized {
   const chars = out.chars, start = out.start, end = out.end;
   let len = 0;
-  let prevWordTok = 0; // token length of the last emitted word item (0 = none yet)
+  let tokChars = 0; // original characters of the current space-delimited token so far
+  let tokLast = -1;
   let i = 0;
   while (i < m) {
     const k = itKind[i];
@@ -376,7 +367,10 @@ function emit(m: number): Normalized {
       chars[len] = itCp[i];
       start[len] = itStart[i];
       end[len++] = itEnd[i];
-      prevWordTok = itTok[i];
+      if (itStart[i] !== tokLast) {
+        tokChars++;
+        tokLast = itStart[i];
+      }
       i++;
       continue;
     }
@@ -393,13 +387,15 @@ function emit(m: number): Normalized {
       else if (kj !== K_PUNCT && kj !== K_SKIP) break;
       j++;
     }
-    if (j < m && prevWordTok > 0 && hasSpace) {
-      const nextTok = itTok[j];
-      if (prevWordTok > 1 && nextTok > 1) {
+    if (hasSpace) {
+      // Words of two or more characters on both sides stay apart; a single character joins.
+      if (j < m && tokChars > 1 && tokenLengthUpTo2(j, m) > 1) {
         chars[len] = 0x20;
         start[len] = itStart[i];
         end[len++] = itEnd[j - 1];
       }
+      tokChars = 0;
+      tokLast = -1;
     }
     i = j;
   }
