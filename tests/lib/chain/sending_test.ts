@@ -91,8 +91,8 @@ Deno.test({
         gas: 1000n,
         ...fees,
       }, {
-        record: async (hash) => void (recorded = hash),
-        unrecord: async (hash) => void (removed = hash),
+        record: (hash) => Promise.resolve(void (recorded = hash)),
+        unrecord: (hash) => Promise.resolve(void (removed = hash)),
       })
     );
     assert.ok(recorded);
