@@ -64,6 +64,9 @@ export async function claimDueSlices(services: Services, nowMs: number, limit = 
   );
 }
 
+/** Rounds of claims one dispatcher run makes at most, so one run drains a burst of due slices. */
+const MAX_ROUNDS = 10;
+
 /** Sends every due slice once; the sink defaults to the configured one. */
 export async function dispatchDuePushes(
   services: Services,
@@ -71,9 +74,22 @@ export async function dispatchDuePushes(
   options: { sink?: PushSink; limit?: number } = {},
 ): Promise<DispatchResult> {
   const sink = options.sink ?? configuredSink(services);
-  const claimed = await claimDueSlices(services, nowMs, options.limit);
+  const limit = options.limit ?? 20;
   const result: DispatchResult = { slices: 0, messages: 0, failed: 0 };
-  if (claimed.length === 0) return result;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const claimed = await claimDueSlices(services, nowMs, limit);
+    if (claimed.length > 0) await sendClaimed(services, sink, claimed, result);
+    if (claimed.length < limit) break;
+  }
+  return result;
+}
+
+async function sendClaimed(
+  services: Services,
+  sink: PushSink,
+  claimed: ClaimedSlice[],
+  result: DispatchResult,
+) {
   const campaignIds = [...new Set(claimed.map((s) => s.campaign_id))];
   await services.db.query(
     `update push_campaigns set status = 2, updated_at = now()
@@ -99,7 +115,6 @@ export async function dispatchDuePushes(
       services.log.error("push slice failed", { sliceId: slice.id, err });
     }
   }
-  return result;
 }
 
 async function sendSlice(

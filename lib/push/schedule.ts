@@ -121,16 +121,23 @@ export function computeTasks(input: ScheduleInput, options: { baseTimeZone: stri
   const spanS = (dist.slices - 1) * dist.interval * 60;
   const found: { at: number; task: PushTask }[] = [];
   const zones = input.localizing ? audienceZones(input.countries) : [options.baseTimeZone];
+  const lastOffset = new Map<string, number>();
   for (const date of sendingDates(input)) {
     const wall = wallOf(date, hms);
     // Zones whose clocks show the wall time at the same instant share an offset on that date
     // (grouping by instant also keeps a zone inside a spring-forward gap apart).
     const groups = new Map<number, { at: number; gmtOffset: number; zones: string[] }>();
     for (const zone of zones) {
-      const at = wallTimeToInstant(wall, zone);
+      const at = wallTimeToInstant(wall, zone, lastOffset.get(zone));
       const group = groups.get(at);
-      if (group) group.zones.push(zone);
-      else groups.set(at, { at, gmtOffset: offsetSecondsAt(zone, at), zones: [zone] });
+      if (group) {
+        group.zones.push(zone);
+        lastOffset.set(zone, group.gmtOffset);
+      } else {
+        const gmtOffset = offsetSecondsAt(zone, at);
+        groups.set(at, { at, gmtOffset, zones: [zone] });
+        lastOffset.set(zone, gmtOffset);
+      }
     }
     for (const g of groups.values()) {
       const gmtOffset = g.gmtOffset;
