@@ -54,8 +54,23 @@ export function decryptEcb(base64: string, secret: string): EcbResult {
   return decryptEcbWithKey(base64, key);
 }
 
-/** Like decryptEcb with an already encoded key (batches reuse one key). */
+/** Like decryptEcb with an already encoded key. */
 export function decryptEcbWithKey(base64: string, key: Uint8Array): EcbResult {
+  return decryptWith(ecb(key, { disablePadding: true }), base64);
+}
+
+/**
+ * A decryptor for one secret with the key schedule expanded once (batches reuse it), or null
+ * when the secret is not 16, 24 or 32 bytes.
+ */
+export function ecbDecryptor(secret: string): ((base64: string) => EcbResult) | null {
+  const key = ecbKeyOf(secret);
+  if (!key) return null;
+  const cipher = ecb(key, { disablePadding: true });
+  return (base64) => decryptWith(cipher, base64);
+}
+
+function decryptWith(aes: { decrypt(data: Uint8Array): Uint8Array }, base64: string): EcbResult {
   let cipher: Uint8Array;
   try {
     cipher = fromBase64(base64);
@@ -65,7 +80,7 @@ export function decryptEcbWithKey(base64: string, key: Uint8Array): EcbResult {
   if (cipher.length === 0 || cipher.length % 16 !== 0) return { ok: false, reason: "bad_length" };
   let plain: Uint8Array;
   try {
-    plain = ecb(key, { disablePadding: true }).decrypt(cipher);
+    plain = aes.decrypt(cipher);
   } catch {
     return { ok: false, reason: "bad_key" };
   }

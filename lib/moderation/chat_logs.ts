@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { decryptEcbWithKey, ecbKeyOf } from "../crypto/aes_ecb.ts";
+import { ecbDecryptor } from "../crypto/aes_ecb.ts";
 import { findChatKey } from "./chat_keys.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
@@ -68,7 +68,7 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
   }
   const key = await findChatKey(services, batch.gameKey);
   if (!key) return { ok: false, reason: "unknown_game_key", message: "unregistered game key" };
-  const aesKey = ecbKeyOf(key.secret);
+  const decrypt = ecbDecryptor(key.secret);
   const decoded: z.infer<typeof ChatMessage>[] = [];
   for (const [i, m] of batch.messages.entries()) {
     if (!isIsoTime(m.time_stamp)) {
@@ -78,7 +78,7 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
         message: `msg_array[${i}].time_stamp must be an ISO 8601 time with offset`,
       };
     }
-    const plain = aesKey ? decryptEcbWithKey(m.msg, aesKey) : null;
+    const plain = decrypt ? decrypt(m.msg) : null;
     let json: unknown;
     try {
       if (!plain?.ok) throw new Error();

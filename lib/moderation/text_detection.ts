@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { decryptEcbWithKey, ecbKeyOf } from "../crypto/aes_ecb.ts";
+import { ecbDecryptor } from "../crypto/aes_ecb.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
 import { isIsoTime } from "./chat_logs.ts";
@@ -78,7 +78,7 @@ export async function detectTexts(
   if (tooBig >= 0) {
     return { ok: false, reason: "too_large", message: `text_array[${tooBig}] is over 5 KB` };
   }
-  const key = ecbKeyOf(project.secret);
+  const decrypt = ecbDecryptor(project.secret);
   const encoder = new TextEncoder();
   const texts: z.infer<typeof TextObject>[] = [];
   for (const [i, t] of batch.texts.entries()) {
@@ -89,7 +89,7 @@ export async function detectTexts(
         message: `text_array[${i}].time_stamp must be an ISO 8601 time with offset`,
       };
     }
-    const plain = key ? decryptEcbWithKey(t.text_info, key) : null;
+    const plain = decrypt ? decrypt(t.text_info) : null;
     let json: unknown;
     try {
       if (!plain?.ok) throw new Error();

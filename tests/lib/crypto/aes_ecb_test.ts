@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ecb } from "@noble/ciphers/aes.js";
-import { decryptEcb, encryptEcb } from "../../../lib/crypto/aes_ecb.ts";
+import { decryptEcb, ecbDecryptor, encryptEcb } from "../../../lib/crypto/aes_ecb.ts";
 import { fromBase64, toBase64 } from "../../../lib/crypto/hashing.ts";
 
 const KEYS = {
@@ -76,4 +76,15 @@ Deno.test("interoperates with node:crypto aes-*-ecb (an independent implementati
     const plain = Buffer.concat([d.update(Buffer.from(ours, "base64")), d.final()]);
     assert.equal(plain.toString("utf8"), TEXT);
   }
+});
+
+Deno.test("ecbDecryptor reuses one key schedule and refuses bad key sizes", () => {
+  const decrypt = ecbDecryptor(KEYS[192])!;
+  assert.deepEqual(decrypt(encryptEcb("a", KEYS[192])), { ok: true, text: "a" });
+  assert.deepEqual(decrypt(encryptEcb("b", KEYS[192], { padding: "spaces" })), {
+    ok: true,
+    text: "b",
+  });
+  assert.equal(decrypt(encryptEcb("c", KEYS[128])).ok, false);
+  assert.equal(ecbDecryptor("x".repeat(20)), null);
 });
