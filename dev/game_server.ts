@@ -186,7 +186,7 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
       }, async (req) => {
         if (req.method === "GET") {
           const u = new URL(req.url);
-          const [, cat, id] = u.pathname.split("/").filter(Boolean);
+          const [cat, id] = u.pathname.split("/").filter(Boolean);
           return Response.json(
             cat && id ? store.itemsOf(cat, id) : { applied: store.applied.length },
           );
