@@ -23,12 +23,14 @@ type PendingRow = {
   chain_id: number;
   sent_at: Date | null;
   updated_at: Date;
+  from_address: string;
+  contract: string;
 };
 
 /** Checks one request's transaction now (used right after sending). */
 export async function trackTransaction(s: Services, requestId: string) {
   const rows = await s.db.query<PendingRow>(
-    `select request_id, tx_hash, chain_id, sent_at, updated_at from chain_txs
+    `select request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract from chain_txs
       where request_id = $1 and status = 'PENDING' and tx_hash is not null`,
     [requestId],
   );
@@ -39,7 +41,7 @@ export async function trackTransaction(s: Services, requestId: string) {
 export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
   if (!s.chain) return;
   const rows = await s.db.query<PendingRow>(
-    `select request_id, tx_hash, chain_id, sent_at, updated_at from chain_txs
+    `select request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract from chain_txs
       where status = 'PENDING' and tx_hash is not null and chain_id = $1
       order by sent_at limit 200`,
     [s.chain.chainId],
@@ -61,7 +63,10 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
           return null;
         });
       if (receipt) {
-        status = receipt.status === "success" ? "SUCCESS" : "FAILED";
+        // A registered hash must be the requested transaction: same sender and contract.
+        const matches = receipt.from.toLowerCase() === row.from_address.toLowerCase() &&
+          receipt.to?.toLowerCase() === row.contract.toLowerCase();
+        status = receipt.status === "success" && matches ? "SUCCESS" : "FAILED";
       } else {
         const since = (row.sent_at ?? row.updated_at).getTime();
         if (nowMs - since >= s.config.TX_DROP_AFTER_MS) {
