@@ -167,3 +167,17 @@ Deno.test("506: database unavailable", async () => {
     result_array: [],
   });
 });
+
+Deno.test("admin: project input is validated in the admin envelope", async () => {
+  const twoChars = await admin("POST", "/admin/v1/tads/projects", {
+    name: "x",
+    forbiddenWords: [],
+    masking: { enabled: true, char: "##" },
+  });
+  assert.equal(twoChars.status, 400);
+  assert.match(twoChars.body.error.message, /masking\.char/);
+  const noWords = await admin("POST", "/admin/v1/tads/projects", { name: "x", masking: {} });
+  assert.equal(noWords.status, 400);
+  const noAuth = await callJson("POST", "/admin/v1/tads/projects", { json: {} });
+  assert.equal(noAuth.status, 401);
+});
