@@ -5,6 +5,7 @@ import { callJson, seedTenant } from "../../harness.ts";
 import { chainEnv, chainTestOptions, deploy, fundedWallet } from "./anvil.ts";
 import { currentFees, signAndBroadcast } from "../../../lib/chain/transactions.ts";
 import { withSendLock } from "../../../lib/chain/send_lock.ts";
+import { createPolygonChain } from "../../../lib/chain/polygon.ts";
 
 Deno.test({
   ...chainTestOptions,
@@ -134,4 +135,21 @@ Deno.test("the send lock serialises holders of the same wallet only", async () =
     })(),
   ]);
   assert.deepEqual(order, ["a+", "c+", "c-", "a-"]);
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name: "EIP-1559 fees come from the node and are capped by POLYGON_MAX_FEE_GWEI",
+  async fn() {
+    const t = await chainEnv();
+    const uncapped = await currentFees(t.services.chain!);
+    assert.ok(uncapped.maxFeePerGas > 0n);
+    assert.ok(uncapped.maxPriorityFeePerGas <= uncapped.maxFeePerGas);
+    const capGwei = Number(uncapped.maxFeePerGas) / 2e9;
+    const capped = await currentFees(
+      createPolygonChain({ rpcUrl: t.anvil.url, chainId: 31337, maxFeeGwei: capGwei }),
+    );
+    assert.equal(capped.maxFeePerGas, BigInt(Math.round(capGwei * 1e9)));
+    assert.ok(capped.maxPriorityFeePerGas <= capped.maxFeePerGas);
+  },
 });

@@ -121,6 +121,16 @@ Deno.test({
       ) => [x.txType, x.txStatus]),
       [["UNLOCK", "SUCCESS"], ["LOCK", "SUCCESS"], ["MINT", "SUCCESS"]],
     );
+    // Deployed contracts are listed under their deployer, filtered by type.
+    const owned = await callJson(
+      "GET",
+      `/service/v1/contract/owner/${operator.address}?contractType=lock`,
+      { headers: h },
+    );
+    assert.deepEqual(
+      owned.body.data.contracts.map((c: { address: string; type: string }) => [c.address, c.type]),
+      [[lock, "lock"]],
+    );
     // The escrow's event carries the request id.
     const logs = await t.client.getContractEvents({
       address: lock,
