@@ -21,6 +21,8 @@ export const STATUS_NAME: Record<number, string> = {
 
 /** Bounds of distributed sending. */
 export const DISTRIBUTION_LIMITS = { maxCount: 100, maxIntervalMinutes: 1440 } as const;
+/** Longest sending period, in days (start and end included). */
+export const MAX_PERIOD_DAYS = 366;
 
 /** A campaign that passed every rule, with its audience resolved. */
 export interface ValidCampaign {
@@ -74,6 +76,9 @@ function validateReservation(input: CampaignInput): Omit<ScheduleInput, "countri
   const end = parseDate(r.endDate);
   if (end === null) throw invalid("reservation.endDate must be a date YYYY-MM-DD");
   if (start > end) throw invalid("reservation.startDate must not be after reservation.endDate");
+  if ((end - start) / 86_400_000 + 1 > MAX_PERIOD_DAYS) {
+    throw invalid(`reservation: the period must not exceed ${MAX_PERIOD_DAYS} days`);
+  }
   if (!parseTime(r.time)) throw invalid("reservation.time must be HH:mm or HH:mm:ss");
   const weekday = r.weekday ?? [];
   weekday.forEach((d, i) => {

@@ -112,11 +112,20 @@ function refuseEdit(row: StoredCampaign, wanted: number) {
   }
 }
 
+/** Most slices one campaign may schedule (tasks x distribution count). */
+export const MAX_SLICES = 20_000;
+
 function futureTasks(valid: ValidCampaign, baseTimeZone: string, nowMs: number): PushTasks {
   const all = computeTasks(valid.schedule, { baseTimeZone });
   const tasks: PushTasks = {};
   for (const [key, task] of Object.entries(all)) {
     if (task.startTime * 1000 >= nowMs) tasks[key] = task;
+  }
+  const slices = Object.values(tasks).reduce((n, t) => n + t.slices, 0);
+  if (slices > MAX_SLICES) {
+    throw invalid(
+      `reservation: the schedule has ${slices} sendings (tasks x distribution.count); at most ${MAX_SLICES}`,
+    );
   }
   if (Object.keys(tasks).length === 0) {
     throw invalid(

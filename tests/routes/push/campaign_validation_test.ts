@@ -155,6 +155,11 @@ Deno.test("reservation: dates, time, weekday, skip, past schedules", async () =>
     r({ skip: ["2027-05-04", "2027-06-01"] }),
     "reservation.skip[1] 2027-06-01 is outside the period 2027-05-03..2027-05-09",
   );
+  await assertRefused(
+    t,
+    r({ startDate: "2027-01-01", endDate: "2028-01-02" }),
+    "reservation: the period must not exceed 366 days",
+  );
   const noDate =
     "reservation: no sending time remains in the future (check startDate, endDate, time, weekday and skip)";
   await assertRefused(t, r({ startDate: "2020-01-01", endDate: "2020-01-02" }), noDate);
@@ -189,6 +194,23 @@ Deno.test("distribution: interval and count required when enabled, within bounds
     t,
     d({ enable: true, interval: 5, count: 101 }),
     "distribution.count must be 1 to 100",
+  );
+  const huge = {
+    ...d({ enable: true, interval: 1, count: 100 }),
+    countries: ["US"],
+    reservation: {
+      localizing: true,
+      startDate: "2027-05-01",
+      endDate: "2027-08-31",
+      time: "10:00",
+      repeat: true,
+    },
+  };
+  const tooMany = await postCampaign(t, huge);
+  assert.equal(tooMany.status, 400);
+  assert.match(
+    tooMany.body.error.reason,
+    /^reservation: the schedule has \d+ sendings \(tasks x distribution.count\); at most 20000$/,
   );
   const off = await postCampaign(t, { ...d({ enable: false, count: 0 }), dryRun: true });
   assert.equal(off.status, 200, "a disabled distribution is not checked");
