@@ -77,7 +77,11 @@ async function issue(
     const retry = receiver.retry ?? counted.retry;
     const code = generateCode(topic.codeLength);
     const expiresAtMs = nowMs + topic.expirySeconds * 1000;
-    const remove = await storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs });
+    // The call counts for retry detection even if delivery then fails ("called more than once").
+    const [remove] = await Promise.all([
+      storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs }),
+      markSent(s.kv, keys.rid, nowMs),
+    ]);
     let provider: string;
     try {
       provider = await deliver(code, expiresAtMs, retry);
@@ -85,7 +89,6 @@ async function issue(
       await remove();
       throw err;
     }
-    await markSent(s.kv, keys.rid, nowMs);
     return {
       otp: code,
       provider,

@@ -7,7 +7,7 @@
  *   otp:code:{rid}          {h: hash of code, n: nonce, e: expiry ms}     TTL = validity
  *   otp:try:{rid}:{n}       verify attempts of that code                   TTL = rest of validity
  *   otp:cool:{rid}          time of the last send attempt                  TTL = cooldown
- *   otp:last:{rid}          time of the last successful send              TTL = retry window
+ *   otp:last:{rid}          time of the last send                          TTL = retry window
  *   otp:day:{rcv}:{day}     sends to the receiver that UTC day (all topics of the game)
  *   otp:tpm:{game}:{topic}:{minute}   sends of the topic that minute
  */
@@ -18,7 +18,7 @@ import { keyedHash } from "./code.ts";
 
 /** Wrong or right, a code can be tried this many times; then it is void. */
 export const MAX_VERIFY_ATTEMPTS = 5;
-/** A send within this window of the previous successful one to the receiver is a retry. */
+/** A send within this window of the previous one to the receiver is a retry. */
 export const RETRY_WINDOW_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -85,13 +85,17 @@ export async function countSend(
 ): Promise<{ retry: boolean }> {
   const day = Math.floor(input.nowMs / DAY_MS);
   const minute = Math.floor(input.nowMs / MINUTE_MS);
+  const dayKey = `otp:day:${input.keys.rcv}:${day}`;
+  const minuteKey = `otp:tpm:${input.gameIndex}:${encodeURIComponent(input.topic)}:${minute}`;
   const [today, thisMinute, last] = await Promise.all([
-    kv.incr(`otp:day:${input.keys.rcv}:${day}`, { ttlMs: DAY_MS }),
-    kv.incr(`otp:tpm:${input.gameIndex}:${encodeURIComponent(input.topic)}:${minute}`, {
-      ttlMs: MINUTE_MS,
-    }),
+    kv.incr(dayKey, { ttlMs: DAY_MS }),
+    kv.incr(minuteKey, { ttlMs: MINUTE_MS }),
     kv.get(`otp:last:${input.keys.rid}`),
   ]);
+  if (today > input.perReceiverPerDay || thisMinute > input.perTopicPerMinute) {
+    // A refused send uses up neither budget.
+    await Promise.all([kv.incr(dayKey, { by: -1 }), kv.incr(minuteKey, { by: -1 })]);
+  }
   if (today > input.perReceiverPerDay) {
     throw new DomainError(
       "rate_limited",
@@ -110,7 +114,7 @@ export async function countSend(
   return { retry: last !== null && input.nowMs - lastMs < RETRY_WINDOW_MS };
 }
 
-/** Records a successful send, for retry detection. */
+/** Records a send, for retry detection. */
 export async function markSent(kv: Kv, rid: string, nowMs: number): Promise<void> {
   await kv.set(`otp:last:${rid}`, String(nowMs), { ttlMs: RETRY_WINDOW_MS });
 }
@@ -178,10 +182,8 @@ export async function checkCode(
   }
   // Single use: only the request that removes this exact code wins.
   const taken = await kv.getdel(key);
-  if (taken === raw) {
-    await kv.del(triesKey);
-    return true;
-  }
+  // The attempt counter is left to expire with the code's validity: one round trip less.
+  if (taken === raw) return true;
   if (taken !== null) await restore(kv, key, taken, input.nowMs);
   return false;
 }

@@ -65,10 +65,10 @@ export function randomEmail(): string {
  * tests that need settings other than the process-wide configuration.
  */
 export async function appWith(
-  change: (s: Services) => Partial<Services>,
+  change: (s: Services) => Partial<Services> | Promise<Partial<Services>>,
 ): Promise<(path: string, json: unknown, headers: Record<string, string>) => Promise<Json>> {
   const { services } = await testEnv();
-  const app = createApp({ ...services, ...change(services) });
+  const app = createApp({ ...services, ...(await change(services)) });
   return async (path, json, headers) => {
     const res = await app.request(path, {
       method: "POST",

@@ -85,3 +85,30 @@ Deno.test("per topic per minute: OTP_TOPIC_PER_MINUTE sends, then SMS_LIMIT_EXCE
     );
   });
 });
+
+Deno.test("refused sends use up no budget: 429s for the topic do not count for the receiver", async () => {
+  await keepingClock(async (clock) => {
+    const { services } = await testEnv();
+    const perDay = services.config.OTP_RECEIVER_PER_DAY;
+    const post = await appWith((s) => ({ config: { ...s.config, OTP_TOPIC_PER_MINUTE: 1 } }));
+    clock.set(Math.floor(clock.now() / DAY) * DAY + DAY / 2);
+    const t = await seedOtpTenant();
+    assert.equal(
+      (await post("/otp/sms", { to: koreanMobile(), toCountryNo: "82" }, t.headers)).status,
+      200,
+    );
+    const to = koreanMobile();
+    for (let i = 0; i < perDay + 2; i++) {
+      const r = await post("/otp/sms", { to, toCountryNo: "82" }, t.headers);
+      assert.equal(r.status, 429, JSON.stringify(r.body));
+    }
+    for (let i = 0; i < perDay; i++) {
+      clock.advance(61_000);
+      const r = await post("/otp/sms", { to, toCountryNo: "82" }, t.headers);
+      assert.equal(r.status, 200, `send ${i + 1}: ${JSON.stringify(r.body)}`);
+    }
+    clock.advance(61_000);
+    const over = await post("/otp/sms", { to, toCountryNo: "82" }, t.headers);
+    assert.match(over.body.error.reason, /per day/);
+  });
+});

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { loadConfig } from "../../../lib/config.ts";
+import { type Config, loadConfig } from "../../../lib/config.ts";
 import { createOtpProviders } from "../../../lib/otp/delivery/mod.ts";
-import { testEnvVars } from "../../harness.ts";
+import { testEnv } from "../../harness.ts";
 import { appWith, koreanMobile, randomEmail, seedOtpTenant } from "./fixture.ts";
 import {
   SENDGRID_KEY,
@@ -10,11 +10,12 @@ import {
   TWILIO,
 } from "../../lib/otp/fake_providers.ts";
 
-function providersFor(env: Record<string, string>) {
-  return createOtpProviders(loadConfig({ ...testEnvVars(), OTP_DELIVERY_RETRIES: "0", ...env }));
+async function providersFor(change: Partial<Config>) {
+  const { services } = await testEnv();
+  return createOtpProviders({ ...services.config, OTP_DELIVERY_RETRIES: 0, ...change });
 }
 
-function twilioEnv(url: string) {
+function twilioEnv(url: string): Partial<Config> {
   return {
     OTP_SMS_PROVIDER: "twilio",
     TWILIO_API_BASE_URL: url,
@@ -27,7 +28,9 @@ function twilioEnv(url: string) {
 Deno.test("provider mode sends SMS through Twilio and reports it as the provider", async () => {
   const twilio = startFakeTwilio();
   try {
-    const post = await appWith(() => ({ otpProviders: providersFor(twilioEnv(twilio.url)) }));
+    const post = await appWith(async () => ({
+      otpProviders: await providersFor(twilioEnv(twilio.url)),
+    }));
     const t = await seedOtpTenant();
     const to = koreanMobile();
     const r = await post("/otp/sms", { to, toCountryNo: "82", lang: "en" }, t.headers);
@@ -53,7 +56,9 @@ Deno.test("a Twilio refusal is PROVIDER_ERROR 502 and the code is not valid", as
     message: "Attempt to send to unsubscribed recipient",
   });
   try {
-    const post = await appWith(() => ({ otpProviders: providersFor(twilioEnv(twilio.url)) }));
+    const post = await appWith(async () => ({
+      otpProviders: await providersFor(twilioEnv(twilio.url)),
+    }));
     const t = await seedOtpTenant();
     const to = koreanMobile();
     const r = await post("/otp/sms", { to, toCountryNo: "82" }, t.headers);
@@ -75,8 +80,8 @@ Deno.test("a Twilio refusal is PROVIDER_ERROR 502 and the code is not valid", as
 Deno.test("provider mode sends e-mail through SendGrid", async () => {
   const sendgrid = startFakeSendgrid();
   try {
-    const post = await appWith(() => ({
-      otpProviders: providersFor({
+    const post = await appWith(async () => ({
+      otpProviders: await providersFor({
         OTP_EMAIL_PROVIDER: "sendgrid",
         SENDGRID_API_BASE_URL: sendgrid.url,
         SENDGRID_API_KEY: SENDGRID_KEY,
@@ -106,8 +111,8 @@ Deno.test("provider mode sends e-mail through SendGrid", async () => {
 Deno.test("a SendGrid refusal is PROVIDER_ERROR 502 and the code is not valid", async () => {
   const sendgrid = startFakeSendgrid(403);
   try {
-    const post = await appWith(() => ({
-      otpProviders: providersFor({
+    const post = await appWith(async () => ({
+      otpProviders: await providersFor({
         OTP_EMAIL_PROVIDER: "sendgrid",
         SENDGRID_API_BASE_URL: sendgrid.url,
         SENDGRID_API_KEY: SENDGRID_KEY,
