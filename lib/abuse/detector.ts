@@ -97,9 +97,11 @@ function detectWith(
   matcher.scan(norm.chars, norm.length, record);
   if (hits === 0) return { forbidden: false, masked: text, words: [] };
 
-  // Keep the forbidden matches that no allowed word contains, as original UTF-16 spans.
+  // Keep the forbidden matches that no allowed word contains; flag their normalised positions
+  // (hits may overlap and arrive by end position, so flags merge them without sorting).
+  if (flags.length < norm.length) flags = new Uint8Array(Math.max(norm.length, flags.length * 2));
+  flags.fill(0, 0, norm.length);
   const found = new Set<number>();
-  const spans: number[] = [];
   for (let h = 0; h < hits; h++) {
     const s = hitStart[h], e = hitEnd[h];
     let allowed = false;
@@ -111,30 +113,42 @@ function detectWith(
     }
     if (allowed) continue;
     found.add(hitId[h]);
-    spans.push(norm.start[s], norm.end[e]);
+    flags.fill(1, s, e + 1);
   }
-  if (spans.length === 0) return { forbidden: false, masked: text, words: [] };
+  if (found.size === 0) return { forbidden: false, masked: text, words: [] };
   return {
     forbidden: true,
-    masked: maskSpans(text, spans, maskChar),
+    masked: maskFlagged(text, norm.start, norm.end, norm.length, maskChar),
     words: [...found].map((id) => words[id]),
   };
 }
 
-/** Masks the union of [start, end) pairs in text; everything outside stays byte-identical. */
-function maskSpans(text: string, spans: number[], maskChar: string): string {
-  const order: number[] = [];
-  for (let i = 0; i < spans.length; i += 2) order.push(i);
-  // Hits arrive sorted by end; sort by start so overlapping spans merge in one sweep.
-  order.sort((a, b) => spans[a] - spans[b]);
+let flags = new Uint8Array(256);
+
+/** Masks the original characters behind flagged normalised positions; the rest is copied. */
+function maskFlagged(
+  text: string,
+  start: Int32Array,
+  end: Int32Array,
+  length: number,
+  maskChar: string,
+): string {
   let masked = "";
   let copied = 0;
-  for (const i of order) {
-    const from = Math.max(spans[i], copied);
-    const to = spans[i + 1];
-    if (to <= from) continue;
-    masked += text.slice(copied, from) + maskSpan(text, from, to, maskChar);
-    copied = to;
+  for (let k = 0; k < length;) {
+    if (flags[k] === 0) {
+      k++;
+      continue;
+    }
+    let j = k;
+    while (j + 1 < length && flags[j + 1] === 1) j++;
+    const from = Math.max(start[k], copied);
+    const to = end[j];
+    if (to > from) {
+      masked += text.slice(copied, from) + maskSpan(text, from, to, maskChar);
+      copied = to;
+    }
+    k = j + 1;
   }
   return masked + text.slice(copied);
 }

@@ -33,12 +33,24 @@ const RE_REPEAT_UNIT = /((\S)(?!\2)\S{1,9}?)\1{7,}/su;
 
 /** The content rule a text breaks, or null. */
 export function contentSpamRule(text: string): SpamRule | null {
-  if (RE_EMAIL.test(text) || RE_HANDLE.test(text)) return "contact";
+  if (hasEmail(text) || RE_HANDLE.test(text)) return "contact";
   if (RE_LINK.test(text)) return "link";
   if (RE_PHONE.test(text) && countDigits(text) >= 9) return "contact";
   if (RE_REPEAT_CHAR.test(text)) return "repeat_char";
   if (RE_REPEAT_UNIT.test(text) || repeatedWords(text)) return "repeat_token";
   return null;
+}
+
+/**
+ * E-mail test around each "@" only: a regex anchored nowhere would rescan the text from every
+ * position (quadratic on long word-character runs, a cheap way to burn CPU).
+ */
+function hasEmail(text: string): boolean {
+  let seen = 0;
+  for (let at = text.indexOf("@"); at >= 0 && seen < 32; at = text.indexOf("@", at + 1), seen++) {
+    if (RE_EMAIL.test(text.slice(Math.max(0, at - 64), at + 256))) return true;
+  }
+  return false;
 }
 
 function countDigits(text: string): number {
