@@ -5,12 +5,8 @@ import { DomainError } from "../errors.ts";
 import { abi as poolAbi } from "../../contracts/artifacts/ConvertPool.ts";
 import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
 import { parseAddress, requireContract } from "./registry.ts";
-import {
-  createTransaction,
-  requireChain,
-  type TxCreation,
-  type TxRequest,
-} from "./transactions.ts";
+import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
+import { requireChain } from "./sending.ts";
 import { onChain } from "./polygon.ts";
 
 /** Parses a non-negative integer amount in base units. */

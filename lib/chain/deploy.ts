@@ -13,7 +13,7 @@ import {
   parseAddress,
   registerContract,
 } from "./registry.ts";
-import { currentFees, requireChain, signAndBroadcast } from "./transactions.ts";
+import { currentFees, requireChain, signAndBroadcast } from "./sending.ts";
 import { onChain } from "./polygon.ts";
 
 /** What to deploy. */

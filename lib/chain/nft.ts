@@ -1,17 +1,11 @@
-/** NFT operations: batch mint with stored metadata, token information, lock and unlock. */
-import type { Hex } from "viem";
+/** NFT operations: batch mint with stored metadata, and token information. */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
-import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
 import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./metadata.ts";
 import { parseAddress, requireContract } from "./registry.ts";
-import {
-  createTransaction,
-  requireChain,
-  type TxCreation,
-  type TxRequest,
-} from "./transactions.ts";
+import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
+import { requireChain } from "./sending.ts";
 import { onChain } from "./polygon.ts";
 
 /** Tokens per mint call on polygon (the contract enforces the same number). */
@@ -133,117 +127,4 @@ export async function nftInfo(s: Services, q: {
       : tokenUri,
     metadata: metadata ?? {},
   };
-}
-
-/** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
-export async function lockNft(s: Services, req: TxRequest, input: {
-  contract: string;
-  lockContract: string;
-  from: string;
-  tokenId: string;
-}): Promise<TxCreation> {
-  const chain = requireChain(s, req.network);
-  const [nft, lock] = await Promise.all([
-    requireContract(s.db, {
-      ...scope(req),
-      address: input.contract,
-      type: "nft",
-      field: "contract",
-    }),
-    requireContract(s.db, {
-      ...scope(req),
-      address: input.lockContract,
-      type: "lock",
-      field: "lockContract",
-    }),
-  ]);
-  const from = parseAddress(input.from, "from");
-  const id = parseTokenId(input.tokenId, "tokenId");
-  const [holder, operator] = await Promise.all([
-    ownerOf(s, nft.address, id),
-    onChain(
-      "owner",
-      () =>
-        chain.client.readContract({ address: lock.address, abi: lockAbi, functionName: "owner" }),
-    ),
-  ]);
-  if (holder.toLowerCase() === lock.address.toLowerCase()) {
-    throw new DomainError("conflict", "NFT_ALREADY_LOCKED", `token ${id} is already locked`);
-  }
-  if (
-    holder.toLowerCase() !== from.toLowerCase() && operator.toLowerCase() !== from.toLowerCase()
-  ) {
-    throw new DomainError("forbidden", "NOT_NFT_OWNER", `from ${from} does not own token ${id}`);
-  }
-  return await createTransaction(s, req, (requestId) => ({
-    type: "LOCK",
-    action: "lock",
-    from,
-    to: lock.address,
-    abi: lockAbi,
-    functionName: "lock",
-    args: [nft.address, id, requestId],
-  }));
-}
-
-/** Unlocks an NFT (sent by the lock contract's operator). */
-export async function unlockNft(s: Services, req: TxRequest, input: {
-  lockContract: string;
-  nftContract: string;
-  from: string;
-  tokenId: string;
-}): Promise<TxCreation> {
-  const chain = requireChain(s, req.network);
-  const [lock, nft] = await Promise.all([
-    requireContract(s.db, {
-      ...scope(req),
-      address: input.lockContract,
-      type: "lock",
-      field: "contract",
-    }),
-    requireContract(s.db, {
-      ...scope(req),
-      address: input.nftContract,
-      type: "nft",
-      field: "nftContract",
-    }),
-  ]);
-  const from = parseAddress(input.from, "from");
-  const id = parseTokenId(input.tokenId, "tokenId");
-  const lockedBy = await onChain("lockedBy", () =>
-    chain.client.readContract({
-      address: lock.address,
-      abi: lockAbi,
-      functionName: "lockedBy",
-      args: [nft.address, id],
-    }));
-  if (/^0x0{40}$/i.test(lockedBy)) {
-    throw new DomainError(
-      "conflict",
-      "NFT_NOT_LOCKED",
-      `token ${id} is not locked in ${lock.address}`,
-    );
-  }
-  return await createTransaction(s, req, (requestId) => ({
-    type: "UNLOCK",
-    action: "unlock",
-    from,
-    to: lock.address,
-    abi: lockAbi,
-    functionName: "unlock",
-    args: [nft.address, id, requestId],
-  }));
-}
-
-function scope(req: TxRequest) {
-  return { network: req.network, gameIndex: req.gameIndex };
-}
-
-async function ownerOf(s: Services, nft: Hex, id: bigint): Promise<Hex> {
-  const chain = requireChain(s, "polygon");
-  return await onChain(
-    "ownerOf",
-    () =>
-      chain.client.readContract({ address: nft, abi: nftAbi, functionName: "ownerOf", args: [id] }),
-  );
 }

@@ -8,15 +8,14 @@ import {
   type Abi,
   encodeFunctionData,
   type Hex,
-  keccak256,
   serializeTransaction,
   type TransactionSerializableEIP1559,
 } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { DbError } from "../db/port.ts";
-import { onChain, type PolygonChain } from "./polygon.ts";
-import { withSendLock } from "./send_lock.ts";
+import { onChain } from "./polygon.ts";
+import { currentFees, requireChain, signAndBroadcast } from "./sending.ts";
 import { trackTransaction } from "./tracker.ts";
 
 /** Transaction types recorded (txType). */
@@ -68,78 +67,10 @@ export interface RawTxObject {
 }
 
 /** The transaction-creation response `data`. */
+/** The transaction-creation response `data`. */
 export type TxCreation =
   | { txhash: string; status: "PENDING"; requestId: string }
   | { rawTx: RawTxObject | string; requestId: string; status: "WAITING" };
-
-/** The configured chain for a network, or a clear error. */
-export function requireChain(s: Services, network: string): PolygonChain {
-  if (network !== "polygon") {
-    throw new DomainError(
-      "invalid",
-      "NETWORK_UNSUPPORTED",
-      `${network} is not available for this operation`,
-    );
-  }
-  if (!s.chain) {
-    throw new DomainError("unavailable", "CHAIN_UNAVAILABLE", "POLYGON_RPC_URL is not configured");
-  }
-  return s.chain;
-}
-
-/** EIP-1559 fees from the node, capped by configuration. */
-export async function currentFees(chain: PolygonChain) {
-  const fees = await onChain("fee estimate", () => chain.client.estimateFeesPerGas());
-  let maxFeePerGas = fees.maxFeePerGas;
-  let maxPriorityFeePerGas = fees.maxPriorityFeePerGas;
-  if (chain.maxFeeWei !== undefined && maxFeePerGas > chain.maxFeeWei) {
-    maxFeePerGas = chain.maxFeeWei;
-    if (maxPriorityFeePerGas > maxFeePerGas) maxPriorityFeePerGas = maxFeePerGas;
-  }
-  return { maxFeePerGas, maxPriorityFeePerGas };
-}
-
-/**
- * Signs with the held key of `tx.from` and broadcasts, under the wallet's send lock. The nonce
- * is the node's pending count read inside the lock. `record` runs after signing and before
- * broadcasting (so a crash in between leaves a record the tracker can expire); `unrecord` runs
- * when the broadcast fails.
- */
-export async function signAndBroadcast(
-  s: Services,
-  chain: PolygonChain,
-  tx: Omit<TransactionSerializableEIP1559, "nonce" | "chainId" | "type"> & { from: Hex },
-  hooks: {
-    record?(hash: Hex, nonce: number): Promise<void>;
-    unrecord?(hash: Hex): Promise<void>;
-  } = {},
-): Promise<{ hash: Hex; nonce: number }> {
-  return await withSendLock(s.db, { chainId: chain.chainId, address: tx.from }, async () => {
-    const nonce = await onChain(
-      "nonce lookup",
-      () => chain.client.getTransactionCount({ address: tx.from, blockTag: "pending" }),
-    );
-    const { from, ...fields } = tx;
-    const signed = await s.kms.signTransaction(from, {
-      ...fields,
-      type: "eip1559",
-      chainId: chain.chainId,
-      nonce,
-    });
-    const hash = keccak256(signed);
-    await hooks.record?.(hash, nonce);
-    try {
-      await onChain(
-        "broadcast",
-        () => chain.client.sendRawTransaction({ serializedTransaction: signed }),
-      );
-    } catch (err) {
-      await hooks.unrecord?.(hash);
-      throw err;
-    }
-    return { hash, nonce };
-  });
-}
 
 /** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
 export async function createTransaction(

@@ -4,7 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { address, txCreationResponse, txFields, txRequest } from "./tx_fields.ts";
-import { unlockNft } from "../../lib/chain/nft.ts";
+import { unlockNft } from "../../lib/chain/lock.ts";
 
 const route = createRoute({
   method: "post",

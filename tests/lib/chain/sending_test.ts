@@ -3,7 +3,7 @@ import { encodeFunctionData } from "viem";
 import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
 import { callJson, seedTenant } from "../../harness.ts";
 import { chainEnv, chainTestOptions, deploy, fundedWallet } from "./anvil.ts";
-import { currentFees, signAndBroadcast } from "../../../lib/chain/transactions.ts";
+import { currentFees, signAndBroadcast } from "../../../lib/chain/sending.ts";
 import { withSendLock } from "../../../lib/chain/send_lock.ts";
 import { createPolygonChain } from "../../../lib/chain/polygon.ts";
 
