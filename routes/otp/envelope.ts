@@ -11,6 +11,7 @@ export const otpErrors = {
   SMS_LIMIT_EXCEEDED: 429,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
+  NOT_FOUND: 404,
   PROVIDER_ERROR: 502,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -26,6 +27,8 @@ function codeOf(f: Failure): OtpErrorCode {
       return "UNAUTHORIZED";
     case "forbidden":
       return "FORBIDDEN";
+    case "not_found":
+      return "NOT_FOUND";
     case "rate_limited":
       return "SMS_LIMIT_EXCEEDED";
     case "conflict":

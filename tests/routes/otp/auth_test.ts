@@ -79,3 +79,9 @@ Deno.test("topic: an unknown topic, or another game's topic, is NO_TOPIC 400", a
   assertError(await t.post("/otp/sms", body(), { topic: "no-such-topic" }), 400, "NO_TOPIC");
   assertError(await t.post("/otp/email", {}, { topic: other.topic }), 400, "NO_TOPIC");
 });
+
+Deno.test("an unknown OTP path is NOT_FOUND 404 in the OTP envelope", async () => {
+  const t = await seedOtpTenant();
+  const r = await t.post("/otp/nothing-here", {});
+  assertError(r, 404, "NOT_FOUND");
+});
