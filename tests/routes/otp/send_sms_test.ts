@@ -136,3 +136,20 @@ Deno.test("send: malformed JSON and a wrong content type are VALIDATION_FAIL 422
   assert.equal(text.status, 422);
   assert.equal(text.body.error.code, "VALIDATION_FAIL");
 });
+
+Deno.test("send: an oversized body is VALIDATION_FAIL 422 in the OTP envelope", async () => {
+  const t = await seedOtpTenant();
+  const { services } = await testEnv();
+  const big = JSON.stringify({
+    to: koreanMobile(),
+    toCountryNo: "82",
+    pad: "x".repeat(services.config.MAX_BODY_BYTES),
+  });
+  const r = await callJson("POST", "/otp/sms", {
+    body: big,
+    headers: { ...t.headers, "content-type": "application/json" },
+  });
+  assert.equal(r.status, 422);
+  assert.equal(r.body.error.code, "VALIDATION_FAIL");
+  assert.match(r.body.error.reason, /too large/);
+});
