@@ -167,6 +167,10 @@ export function startBridge(
       send(res, 500, { ok: false, reason: "internal", message: String(err?.message ?? err) });
     }
   });
+  // Keep idle client connections longer than callers pool them, so a reused connection is not
+  // closed under a request in flight (Node's 5 s default races with the platform's pool).
+  server.keepAliveTimeout = 75_000;
+  server.headersTimeout = 80_000;
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 

@@ -6,40 +6,17 @@ import { z } from "zod";
 import { asciiJson } from "../crypto/apihash.ts";
 
 /** Reason codes from the spec's table. */
+// deno-fmt-ignore
 export const ITEM_REASONS = [
-  "pe",
-  "rge",
-  "rcd",
-  "rce",
-  "ro",
-  "ae",
-  "e",
-  "ea",
-  "mc",
-  "uc",
-  "b",
-  "lb",
-  "co",
-  "p",
-  "sr",
-  "tcs",
-  "tgm",
-  "tpm",
-  "tqa",
-  "td",
-  "tg",
-  "tmb",
-  "to",
-  "re",
-  "rr",
-  "mr",
-  "etc",
-] as const; // deno-fmt-ignore
+  "pe", "rge", "rcd", "rce", "ro", "ae", "e", "ea", "mc", "uc", "b", "lb", "co", "p",
+  "sr", "tcs", "tgm", "tpm", "tqa", "td", "tg", "tmb", "to", "re", "rr", "mr", "etc",
+] as const;
 
 /** subReason values allowed when reason is `p` (promotion): 1..11 of the spec's table. */
+// deno-fmt-ignore
 export const PROMOTION_SUB_REASONS = [
   "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11",
-] as const; // deno-fmt-ignore
+] as const;
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -133,20 +110,11 @@ export function buildItemRecord(input: ItemRequestInput & { transactionId: strin
   return ordered as unknown as ItemRecord;
 }
 
+// deno-fmt-ignore
 const RECORD_KEYS = [
-  "transactionId",
-  "idCategory",
-  "id",
-  "detail",
-  "reason",
-  "subReason",
-  "serverId",
-  "additionalinfo",
-  "duration",
-  "userMessage",
-  "templateMessage",
-  "gameIndex",
-] as const; // deno-fmt-ignore
+  "transactionId", "idCategory", "id", "detail", "reason", "subReason",
+  "serverId", "additionalinfo", "duration", "userMessage", "templateMessage", "gameIndex",
+] as const;
 
 /** The exact body bytes (as ASCII text) sent for a record. */
 export function itemRecordBody(record: ItemRecord): string {

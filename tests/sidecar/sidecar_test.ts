@@ -130,8 +130,11 @@ for (const kind of ["sidecar", "direct"] as const) {
         peers.push(peer);
         await assert.rejects(
           socket.exchange({ host: "127.0.0.1", port: peer.port, apihash, body, timeoutMs }),
-          (e) => e instanceof SocketFailure && e.reason === reason,
-          reason,
+          (e) => {
+            assert.ok(e instanceof SocketFailure, String(e));
+            assert.equal(e.reason, reason, `${reason}: ${e.message}`);
+            return true;
+          },
         );
       }
       const gone = rawPeer(() => Promise.resolve());
