@@ -2,17 +2,17 @@
 import type { Migration } from "../migrate.ts";
 import m0001 from "./0001_platform.sql" with { type: "text" };
 import m0002 from "./0002_moderation.sql" with { type: "text" };
-import m0004 from "./0004_chain.sql" with { type: "text" };
-import m0006 from "./0006_otp.sql" with { type: "text" };
-import m0005 from "./0005_push.sql" with { type: "text" };
 import m0003 from "./0003_items.sql" with { type: "text" };
+import m0004 from "./0004_chain.sql" with { type: "text" };
+import m0005 from "./0005_push.sql" with { type: "text" };
+import m0006 from "./0006_otp.sql" with { type: "text" };
 
 /** Every migration, oldest first. Add new files at the end; never edit an applied one. */
 export const migrations: Migration[] = [
   { name: "0001_platform", sql: m0001 },
   { name: "0002_moderation", sql: m0002 },
-  { name: "0004_chain", sql: m0004 },
-  { name: "0006_otp", sql: m0006 },
-  { name: "0005_push", sql: m0005 },
   { name: "0003_items", sql: m0003 },
+  { name: "0004_chain", sql: m0004 },
+  { name: "0005_push", sql: m0005 },
+  { name: "0006_otp", sql: m0006 },
 ];
