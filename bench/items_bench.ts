@@ -71,7 +71,9 @@ async function direct(transport: "http" | "tcp") {
   );
   let next = 0;
   const worker = async () => {
-    while (next < bodies.length) await sendItemBody(services, endpoint, bodies[next++], 10_000);
+    while (next < bodies.length) {
+      await sendItemBody(services, { endpoint, body: bodies[next++], timeoutMs: 10_000 });
+    }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }

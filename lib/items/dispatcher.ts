@@ -144,11 +144,16 @@ export async function recordOutcome(
 export async function deliverClaimed(
   services: Services,
   claim: ClaimedDelivery,
-  attemptTimeoutMs = services.config.ITEM_ATTEMPT_TIMEOUT_MS,
+  options: { attemptTimeoutMs?: number } = {},
 ): Promise<string | null> {
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS;
   let outcome: ReplyOutcome;
   try {
-    const text = await sendItemBody(services, claim.endpoint, claim.body, attemptTimeoutMs);
+    const text = await sendItemBody(services, {
+      endpoint: claim.endpoint,
+      body: claim.body,
+      timeoutMs: attemptTimeoutMs,
+    });
     outcome = classifyReply(text);
   } catch (err) {
     if (!(err instanceof TransportFailure)) throw err;
@@ -184,7 +189,7 @@ export async function dispatchDueItems(
       while (next < claims.length) {
         const claim = claims[next++];
         try {
-          await deliverClaimed(services, claim, options.attemptTimeoutMs);
+          await deliverClaimed(services, claim, { attemptTimeoutMs: options.attemptTimeoutMs });
         } catch (err) {
           // The row stays leased and is retried when the lease expires.
           services.log.error("item delivery failed", { transactionId: claim.transactionId, err });

@@ -25,13 +25,14 @@ export interface ProbeResult {
 export async function probeEndpoint(
   services: Services,
   endpoint: ItemEndpoint,
-  timeoutMs = services.config.ITEM_ATTEMPT_TIMEOUT_MS,
+  options: { timeoutMs?: number } = {},
 ): Promise<ProbeResult> {
+  const timeoutMs = options.timeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS;
   const body = probeRecordBody();
   let error: string | null = null;
   for (let i = 0; i < PROBES_PER_ROUND; i++) {
     try {
-      const text = await sendItemBody(services, endpoint, body, timeoutMs);
+      const text = await sendItemBody(services, { endpoint, body, timeoutMs });
       if (readReply(text)) return { gameIndex: endpoint.gameIndex, healthy: true, error: null };
       error = `reply without code and message: ${text.slice(0, 200)}`;
     } catch (err) {
@@ -72,7 +73,7 @@ export async function probeDueEndpoints(
     probeEndpoint(
       services,
       { ...targetOf(r), gameIndex: r.game_index, vendorWord: r.vendor_word },
-      options.timeoutMs,
+      { timeoutMs: options.timeoutMs },
     )
   ));
   if (results.length > 0) {

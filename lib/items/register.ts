@@ -79,9 +79,9 @@ export async function registerItemRequest(
 /** Loads a request's state, or throws not_found. */
 export async function getItemRequest(
   db: Sql,
-  gameIndex: number,
-  transactionId: string,
+  key: { gameIndex: number; transactionId: string },
 ): Promise<ItemRequestView> {
+  const { gameIndex, transactionId } = key;
   const [row] = await db.query<{
     status: ItemRequestStatus;
     attempts: number;

@@ -19,10 +19,9 @@ export class TransportFailure extends Error {
 /** Sends the exact body and returns the game server's reply text. */
 export async function sendItemBody(
   services: Services,
-  endpoint: ItemEndpoint,
-  body: string,
-  timeoutMs: number,
+  req: { endpoint: ItemEndpoint; body: string; timeoutMs: number },
 ): Promise<string> {
+  const { endpoint, body, timeoutMs } = req;
   const apihash = await apihashHex(endpoint.vendorWord, body);
   if (endpoint.transport === "http") {
     try {

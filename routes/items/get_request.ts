@@ -31,11 +31,10 @@ const route = createRoute({
 /** Registers the route. */
 export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const view = await getItemRequest(
-      c.var.services.db,
-      c.var.apiKey.gameIndex,
-      c.req.valid("param").transactionId,
-    );
+    const view = await getItemRequest(c.var.services.db, {
+      gameIndex: c.var.apiKey.gameIndex,
+      transactionId: c.req.valid("param").transactionId,
+    });
     return c.json({ code: 0, message: "success", ...view }, 200) as JsonResponse;
   });
 }

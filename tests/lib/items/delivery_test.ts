@@ -87,7 +87,9 @@ for (const transport of ["http", "tcp"] as const) {
           gameIndex: f.tenant.gameIndex,
           vendorWord: f.vendorWord,
         };
-      const again = JSON.parse(await sendItemBody(services, endpoint, sent, 5_000));
+      const again = JSON.parse(
+        await sendItemBody(services, { endpoint, body: sent, timeoutMs: 5_000 }),
+      );
       assert.equal(again.code, 20001);
       // Registering it again answers the same and sends nothing.
       const before = f.server.received;
@@ -172,7 +174,7 @@ Deno.test("a dispatcher stopped mid-claim loses nothing; the next one delivers o
     assert.equal(claims.length, 2);
     const sentOne = claims.find((c) => c.transactionId === other.transactionId)!;
     assert.equal(
-      JSON.parse(await sendItemBody(services, sentOne.endpoint, sentOne.body, 5_000)).code,
+      JSON.parse(await sendItemBody(services, { ...sentOne, timeoutMs: 5_000 })).code,
       20000,
     );
     // While the lease lives nobody else takes them.
@@ -240,6 +242,33 @@ Deno.test("a 40002 answer fails the request and marks the endpoint configuration
     assert.match(ep.body.suspectReason, /40002/);
     assert.equal(ep.body.port, f.server.tcpPort);
     assert.equal("vendorWord" in ep.body, false, "the vendor word is never shown");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("dispatchers running at once send every request exactly once", async () => {
+  const { services, clock } = await testEnv();
+  const f = await itemFixture("tcp");
+  try {
+    const inputs = Array.from(
+      { length: 20 },
+      (_, i) => itemRequestInputSchema.parse(f.body({ id: `many-${i}` })),
+    );
+    await Promise.all(
+      inputs.map((i) => registerItemRequest(services.db, i, { nowMs: clock.now() })),
+    );
+    const sent = await Promise.all(
+      [1, 2, 3].map(() =>
+        dispatchDueItems(services, { gameIndex: f.tenant.gameIndex, batchSize: 4, concurrency: 2 })
+      ),
+    );
+    assert.equal(sent.reduce((a, b) => a + b, 0), 20, "each row claimed by exactly one dispatcher");
+    assert.equal(f.server.received, 20, "nothing sent twice");
+    assert.equal(f.server.store.applied.length, 20);
+    for (const i of inputs) {
+      assert.equal((await f.status(String(i.transactionId))).body.status, "DELIVERED");
+    }
   } finally {
     await f.close();
   }
