@@ -89,3 +89,126 @@ Deno.test({
     assert.equal(res.status, 200);
   },
 });
+
+async function seedGame(name: string) {
+  const auth = { authorization: `Bearer ${adminToken}` };
+  const game = await json("POST", "/admin/v1/games", { name }, auth);
+  assert.equal(game.status, 201);
+  return { gameIndex: game.body.gameIndex as number, auth };
+}
+
+Deno.test({
+  name: "workers: OTP send and verify (Intl expiry, Upstash KV)",
+  ignore,
+  fn: async () => {
+    const { gameIndex, auth } = await seedGame("workers otp");
+    const key = await json(
+      "POST",
+      `/admin/v1/games/${gameIndex}/api-keys`,
+      { scopes: ["otp"] },
+      auth,
+    );
+    assert.equal(key.status, 201);
+    const topic = `t-${crypto.randomUUID().slice(0, 8)}`;
+    const created = await json("POST", `/admin/v1/games/${gameIndex}/otp-topics`, {
+      topic,
+      serviceName: "Smoke",
+      mode: "provider",
+    }, auth);
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const headers = { authorization: `bearer ${key.body.apiKey}`, topic };
+    const to = `0102${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+    const sent = await json("POST", "/otp/sms", { to, toCountryNo: "82" }, headers);
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.match(sent.body.expiry, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+09:00\[Asia\/Seoul\]$/);
+    const wrong = await json("POST", "/otp/verify", { to, toCountryNo: "82", otp: "x" }, headers);
+    assert.deepEqual(wrong.body, { result: false });
+    const ok = await json(
+      "POST",
+      "/otp/verify",
+      { to, toCountryNo: "82", otp: sent.body.otp },
+      headers,
+    );
+    assert.deepEqual(ok.body, { result: true });
+  },
+});
+
+Deno.test({
+  name: "workers: text detection decrypts, detects and masks",
+  ignore,
+  fn: async () => {
+    const { encryptEcb } = await import("../../lib/crypto/aes_ecb.ts");
+    const { auth } = await seedGame("workers tads");
+    const project = await json("POST", "/admin/v1/tads/projects", {
+      name: "smoke",
+      forbiddenWords: ["badword"],
+      masking: { enabled: true },
+    }, auth);
+    assert.equal(project.status, 201, JSON.stringify(project.body));
+    const text = "you b.a.d.w.o.r.d!";
+    const r = await json("POST", "/cads2/send-text-data", {
+      project_key: project.body.projectKey,
+      text_log: {
+        text_count: 1,
+        text_array: [{
+          time_stamp: "2026-01-01T00:00:00Z",
+          text_info: encryptEcb(
+            JSON.stringify({ user_id: "u1", lang_code: "en", text }),
+            project.body.secretKey,
+          ),
+        }],
+      },
+    });
+    assert.equal(r.body.result.result_code, "200", JSON.stringify(r.body));
+    const [entry] = r.body.result.result_array;
+    assert.equal(entry.tads_result.forbidden_yn, "1");
+    assert.equal(entry.text_result.text, text);
+    assert.equal(entry.text_result.masking_text, "you *************!");
+  },
+});
+
+Deno.test({
+  name: "workers: push dry run computes zone-grouped tasks",
+  ignore,
+  fn: async () => {
+    const { gameIndex, auth } = await seedGame("workers push");
+    const appid = `p-${crypto.randomUUID().slice(0, 8)}`;
+    assert.equal(
+      (await json("POST", `/admin/v1/games/${gameIndex}/apps`, { appid }, auth)).status,
+      201,
+    );
+    const key = await json(
+      "POST",
+      `/admin/v1/games/${gameIndex}/api-keys`,
+      { scopes: ["push"] },
+      auth,
+    );
+    const r = await json("POST", "/push/campaigns", {
+      company: "com2us",
+      companyIndex: 1,
+      description: "smoke",
+      type: "B",
+      registrant: { id: "op" },
+      reservation: {
+        localizing: true,
+        startDate: "2030-03-29",
+        endDate: "2030-03-29",
+        time: "10:00",
+        repeat: false,
+      },
+      continents: [],
+      countries: ["KR", "US"],
+      game: { gameindex: gameIndex, apps: [{ appindex: 1, appid }] },
+      defaultLanguage: "en",
+      notification: { en: { android: { title: "Hi", message: "Hello" } } },
+      dryRun: true,
+    }, { authorization: `bearer ${key.body.apiKey}` });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(r.headers.get("uuid"));
+    const offsets = new Set(
+      Object.values(r.body.tasks).map((t) => (t as { gmtOffset: number }).gmtOffset),
+    );
+    assert.ok(offsets.has(9 * 3600), "Korea's tasks run at UTC+9");
+    assert.ok(offsets.size >= 4, `the US spans several offsets: ${[...offsets]}`);
+  },
+});
