@@ -8,7 +8,7 @@ import type { Sql } from "../db/port.ts";
 import { invalid } from "../errors.ts";
 import { countryCode, pushLanguageOf } from "./reference.ts";
 import { zonesOfCountry } from "./schedule.ts";
-import { isTimeZone } from "./zone_time.ts";
+import { isTimeZone } from "../time/zones.ts";
 
 const Long = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,18}$/)]);
 

@@ -4,7 +4,7 @@
  * own task at the campaign's local time and daylight-saving changes inside the period are kept.
  */
 import ct from "countries-and-timezones";
-import { offsetSecondsAt, type WallTime, wallTimeToInstant } from "./zone_time.ts";
+import { offsetSecondsAt, type WallTime, wallTimeToInstant } from "../time/zones.ts";
 
 /** The schedule-relevant part of a validated campaign. */
 export interface ScheduleInput {

@@ -6,7 +6,7 @@ import {
   type ScheduleInput,
   sendingDates,
 } from "../../../lib/push/schedule.ts";
-import { offsetSecondsAt, wallTimeToInstant } from "../../../lib/push/zone_time.ts";
+import { offsetSecondsAt, wallTimeToInstant } from "../../../lib/time/zones.ts";
 
 function input(patch: Partial<ScheduleInput> = {}): ScheduleInput {
   return {
