@@ -4,6 +4,7 @@ import { itemFixture } from "./fixture.ts";
 import { PROBE_INTERVAL_MS, probeDueEndpoints } from "../../../lib/items/probe.ts";
 import { dispatchDueItems } from "../../../lib/items/dispatcher.ts";
 import { itemDeliveryJob } from "../../../lib/items/jobs.ts";
+import { scheduledJobs } from "../../../lib/scheduled.ts";
 
 for (const transport of ["http", "tcp"] as const) {
   Deno.test(`${transport}: the health probe marks an endpoint unhealthy and healthy again`, async () => {
@@ -77,4 +78,8 @@ Deno.test("a reply without code and message twice in a row is unhealthy; one goo
   } finally {
     await f.close();
   }
+});
+
+Deno.test("the item job runs with the scheduled work (Workers cron and the Deno interval)", () => {
+  assert.ok(scheduledJobs.includes(itemDeliveryJob));
 });
