@@ -10,6 +10,7 @@ import { openMemoryKv } from "./kv/memory.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
+import { hmacSha256Hex } from "./crypto/hashing.ts";
 import type { ItemSocket } from "./items/socket.ts";
 
 /** Runtime hooks: how to open the embedded database and secrets where a filesystem exists. */
@@ -27,7 +28,7 @@ export interface BootOptions {
 }
 
 /** Secrets from configuration; all must be present outside embedded mode. */
-export function configuredSecrets(config: Config): RuntimeSecrets {
+export async function configuredSecrets(config: Config): Promise<RuntimeSecrets> {
   const { ADMIN_TOKEN, JWT_PRIVATE_JWK, KMS_MASTER_KEY } = config;
   if (!ADMIN_TOKEN || !JWT_PRIVATE_JWK || !KMS_MASTER_KEY) {
     throw new ConfigError("ADMIN_TOKEN, JWT_PRIVATE_JWK and KMS_MASTER_KEY must be set");
@@ -36,8 +37,10 @@ export function configuredSecrets(config: Config): RuntimeSecrets {
     adminToken: ADMIN_TOKEN,
     jwtPrivateJwk: JWT_PRIVATE_JWK,
     kmsMasterKey: KMS_MASTER_KEY,
-    // Callback signatures default to a key derived from the master key when not set apart.
-    webhookSecret: config.WEBHOOK_SIGNING_SECRET ?? `whsec:${KMS_MASTER_KEY}`,
+    // Callback signatures default to a key derived from the master key (HMAC with a fixed label),
+    // so the master key itself never signs anything that leaves the service.
+    webhookSecret: config.WEBHOOK_SIGNING_SECRET ??
+      await hmacSha256Hex(KMS_MASTER_KEY, "webhook-signing-secret"),
   };
 }
 
@@ -58,7 +61,9 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
     ? openUpstashKv(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
     : openMemoryKv(options.clock ? () => options.clock!.now() : undefined);
   const allSecrets = config.ADMIN_TOKEN && config.JWT_PRIVATE_JWK && config.KMS_MASTER_KEY;
-  const secrets = allSecrets ? configuredSecrets(config) : await options.embedded!.secrets(config);
+  const secrets = allSecrets
+    ? await configuredSecrets(config)
+    : await options.embedded!.secrets(config);
   if (!options.skipMigrations) await migrate(db);
   return await createServices({
     config,
