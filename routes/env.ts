@@ -73,6 +73,14 @@ export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
     log?.error("database unavailable", { err, requestId: c.get("requestId") });
     return { kind: "unavailable", code: "DATABASE_UNAVAILABLE", message: "database unavailable" };
   }
+  if (err instanceof DbError && err.unstorableText) {
+    // Request text reached the database with a NUL character: the client's input, not a fault.
+    return {
+      kind: "invalid",
+      code: "VALIDATION_FAILED",
+      message: "text must not contain NUL (U+0000) characters",
+    };
+  }
   log?.error("unexpected error", { err, path: c.req.path, requestId: c.get("requestId") });
   return { kind: "internal", code: "INTERNAL", message: "internal error" };
 }

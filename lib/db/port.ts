@@ -39,6 +39,10 @@ export class DbError extends Error {
   get uniqueViolation(): boolean {
     return this.code === "23505";
   }
+  /** True when a text or JSON value holds a character PostgreSQL cannot store (NUL, U+0000). */
+  get unstorableText(): boolean {
+    return this.code === "22021" || this.code === "22P05";
+  }
 }
 
 /** Serialises one parameter the same way for every adapter. */
