@@ -1,0 +1,543 @@
+/**
+ * Robustness: every route (from GET /openapi.json, plus /docs) is sent hostile input — malformed
+ * and non-object JSON, null and mistyped fields, huge and odd strings, wrong content types, an
+ * oversized body, odd path and query values — with real credentials so validation is reached.
+ * Every answer must be < 500 (503 only where a chain dependency is absent), JSON in the family's
+ * envelope, free of stack traces and secrets, and carry X-Request-Id.
+ */
+import assert from "node:assert/strict";
+import { admin, ADMIN_TOKEN, call, callJson, seedTenant, testEnv } from "../harness.ts";
+import { encryptEcb } from "../../lib/crypto/aes_ecb.ts";
+
+// deno-lint-ignore no-explicit-any
+type Schema = any;
+type Body = Record<string, unknown> | unknown[];
+
+interface Param {
+  name: string;
+  in: string;
+  schema?: Schema;
+}
+
+interface RouteCase {
+  method: string;
+  path: string;
+  params: Param[];
+  schema?: Schema;
+}
+
+interface Probe {
+  label: string;
+  path: string;
+  body?: BodyInit;
+  contentType?: string;
+}
+
+/** Family envelope checks, by path prefix (independent of the app's own routing table). */
+const families: { prefixes: string[]; name: string; check(status: number, b: Schema): void }[] = [
+  {
+    name: "blockchain",
+    prefixes: ["/v2/", "/service/v1/", "/core/v1/"],
+    check(status, b) {
+      assert.equal(typeof b?.code, "number");
+      assert.equal(typeof b.message, "string");
+      if (status >= 400) assert.notEqual(b.code, 0);
+    },
+  },
+  {
+    name: "chat",
+    prefixes: ["/chat/"],
+    check(_s, b) {
+      assert.equal(typeof b?.result?.result_code, "string");
+      assert.equal(typeof b.result.result_msg, "string");
+    },
+  },
+  {
+    name: "tads",
+    prefixes: ["/cads2/"],
+    check(_s, b) {
+      assert.equal(typeof b?.result?.result_code, "string");
+      assert.equal(typeof b.result.result_text, "string");
+      assert.ok(Array.isArray(b.result.result_array));
+    },
+  },
+  {
+    name: "cpa",
+    prefixes: ["/api/cpa"],
+    check(status, b) {
+      assert.equal(typeof b?.result_code, "number");
+      assert.equal(typeof b.result_msg, "string");
+      assert.equal(typeof b.result_message, "string");
+      if (status >= 400) assert.notEqual(b.result_code, 0);
+    },
+  },
+  {
+    name: "items",
+    prefixes: ["/items/"],
+    check(status, b) {
+      assert.equal(typeof b?.code, "number");
+      assert.equal(typeof b.message, "string");
+      if (status >= 400) assert.notEqual(b.code, 0);
+    },
+  },
+  {
+    name: "push",
+    prefixes: ["/push/"],
+    check(status, b) {
+      if (status >= 400) assert.equal(typeof b?.error?.reason, "string");
+    },
+  },
+  {
+    name: "otp",
+    prefixes: ["/otp/"],
+    check(status, b) {
+      if (status >= 400) {
+        assert.equal(typeof b?.error?.code, "string");
+        assert.equal(typeof b.error.reason, "string");
+      }
+    },
+  },
+  {
+    name: "admin",
+    prefixes: [""],
+    check(status, b) {
+      if (status >= 400) {
+        assert.equal(typeof b?.error?.code, "string");
+        assert.equal(typeof b.error.message, "string");
+      }
+    },
+  },
+];
+
+function familyFor(path: string) {
+  return families.find((f) => f.prefixes.some((p) => path.startsWith(p)))!;
+}
+
+/** Paths whose handler needs a chain node; without POLYGON_RPC_URL they may answer 503. */
+function mayBeUnavailable(path: string): boolean {
+  return /^\/(service|core)\/v1\/|^\/admin\/v1\/contracts\/deploy|^\/readyz/.test(path);
+}
+
+const doc = (await callJson("GET", "/openapi.json")).body;
+const routes: RouteCase[] = [];
+for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Schema>>)) {
+  for (const [method, op] of Object.entries(ops)) {
+    routes.push({
+      method: method.toUpperCase(),
+      path,
+      params: op.parameters ?? [],
+      schema: op.requestBody?.content?.["application/json"]?.schema,
+    });
+  }
+}
+// Routes outside the document.
+routes.push({ method: "GET", path: "/docs", params: [] });
+assert.ok(routes.some((r) => r.path === "/api/cpa"), "the OpenAPI document lists /api/cpa");
+assert.ok(routes.length > 40, `only ${routes.length} routes in the document`);
+
+// One tenant with every credential the routes need.
+const tenant = await seedTenant("robustness");
+const key = await tenant.apiKey(["push", "otp", "items", "cpa"]);
+const spareKey = await tenant.apiKey(["cpa"]);
+const topic = await admin("POST", `/admin/v1/games/${tenant.gameIndex}/otp-topics`, {
+  topic: "login",
+  serviceName: "Robust",
+  mode: "provider",
+});
+assert.equal(topic.status, 201, JSON.stringify(topic.body));
+const project = await admin("POST", "/admin/v1/tads/projects", {
+  name: "robust words",
+  forbiddenWords: ["fuck"],
+  masking: { enabled: true },
+});
+assert.equal(project.status, 201, JSON.stringify(project.body));
+const chatKey = await admin("POST", `/admin/v1/games/${tenant.gameIndex}/chat-keys`, {
+  projectKey: project.body.projectKey,
+});
+assert.equal(chatKey.status, 201, JSON.stringify(chatKey.body));
+const campaign = await admin("POST", `/admin/v1/games/${tenant.gameIndex}/cpa`, {
+  appid: tenant.appid,
+  cpaCode: "robust",
+  subReason: "1",
+  detail: [{ action: "add", assetCode: "gem", amount: 1 }],
+});
+assert.equal(campaign.status, 201, JSON.stringify(campaign.body));
+const { services } = await testEnv();
+
+const secrets = [
+  ADMIN_TOKEN,
+  key.apiKey,
+  spareKey.apiKey,
+  tenant.clientSecret,
+  tenant.accessToken,
+  tenant.refreshToken,
+  chatKey.body.secretKey as string,
+  project.body.secretKey as string,
+  services.config.KMS_MASTER_KEY,
+].filter((s): s is string => typeof s === "string" && s.length >= 8);
+
+function headersFor(path: string): Record<string, string> {
+  if (path.startsWith("/admin/")) return { authorization: `Bearer ${ADMIN_TOKEN}` };
+  if (/^\/(service|core)\/v1\//.test(path)) return tenant.chainHeaders;
+  if (/^\/(push|items|otp)\/|^\/api\/cpa/.test(path)) {
+    return { authorization: `Bearer ${key.apiKey}`, topic: "login" };
+  }
+  return {};
+}
+
+/** Values for path parameters that reach the handler (existing tenant objects where needed). */
+function pathValue(name: string): string {
+  switch (name) {
+    case "gameIndex":
+      return String(tenant.gameIndex);
+    case "keyId":
+      return spareKey.keyId;
+    case "projectKey":
+      return project.body.projectKey;
+    case "network":
+      return "polygon";
+    case "tokenId":
+    case "targetingId":
+      return "1";
+    case "type":
+      return "to-token";
+    case "owner":
+    case "from":
+    case "contract":
+    case "convertPool":
+      return "0x" + "1".repeat(40);
+    default:
+      return "robust-1";
+  }
+}
+
+const patternExamples: Record<string, string> = {
+  "^-?\\d{1,19}$": "12",
+  "^0x[0-9a-fA-F]{64}$": "0x" + "ab".repeat(32),
+  "^[A-Za-z0-9.:\\-\\[\\]]+$": "127.0.0.1",
+  "^[A-Za-z0-9._:-]+$": "req-1",
+  "^[\\x21-\\x7e]+$": "tx-1",
+  "^\\+?[0-9][0-9\\s\\-().]*$": "01012345678",
+  "^\\+?[1-9][0-9]{0,3}$": "82",
+  "^\\d{1,18}$": "12",
+  "^\\d{1,19}$": "12",
+  "^\\d{1,78}$": "1",
+  "^\\d{4}-\\d{2}-\\d{2}$": "2024-05-01",
+};
+
+/** A plausible value for a JSON schema: required properties only, constraints respected. */
+function example(s: Schema, name = ""): unknown {
+  if (!s) return "x";
+  if (s.oneOf || s.anyOf) return example((s.oneOf ?? s.anyOf)[0], name);
+  if (s.enum) return s.enum.find((v: unknown) => v !== null);
+  const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
+  switch (type) {
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const k of s.required ?? []) out[k] = example(s.properties?.[k], k);
+      return out;
+    }
+    case "array":
+      return Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => example(s.items, name));
+    case "integer":
+    case "number":
+      if (/^game_?index$/i.test(name)) return tenant.gameIndex;
+      return Math.max(s.minimum ?? 1, (s.exclusiveMinimum ?? 0) + 1);
+    case "boolean":
+      return false;
+    default:
+      if (s.pattern) return patternExamples[s.pattern] ?? "x";
+      if (s.format === "email") return "robust@example.com";
+      if (s.format === "uri" || /url$/i.test(name)) return "http://127.0.0.1:9/cb";
+      if (name === "appid") return tenant.appid;
+      if (name === "company") return "com2us";
+      if (name === "country") return "KR";
+      if (/Date$/.test(name)) return "2030-01-01";
+      if (name === "time") return "10:00";
+      if (name === "txHash") return "0x" + "cd".repeat(32);
+      if (/^(address|owner|from|to|\w+Contract|convertPool)$/.test(name)) {
+        return "0x" + "1".repeat(40);
+      }
+      return "x".repeat(Math.max(1, s.minLength ?? 1));
+  }
+}
+
+const chatMsg = (plain: string) => encryptEcb(plain, chatKey.body.secretKey, { padding: "pkcs7" });
+const textMsg = (plain: string) => encryptEcb(plain, project.body.secretKey, { padding: "pkcs7" });
+
+/** Hand-written bodies where the schema says too little to reach the handler's own logic. */
+function baseBody(r: RouteCase): Body | undefined {
+  if (r.path === "/api/cpa") {
+    return { appid: tenant.appid, vid: "7", server_id: "1", cpa_code: "robust" };
+  }
+  if (r.path === "/chat/api/v1/send-chat-log") {
+    return {
+      game_key: chatKey.body.gameKey,
+      chat_log: {
+        chat_count: 1,
+        msg_array: [{
+          time_stamp: "2024-05-01T12:00:00+09:00",
+          msg: chatMsg(JSON.stringify({
+            time_stamp: "2024-05-01T12:00:00.000+09:00",
+            room_num: 7,
+            lang_code: 1,
+            chat_msg: "hi",
+            chat_mode: 100,
+            channel_user_id: 1001,
+          })),
+        }],
+      },
+    };
+  }
+  if (r.path === "/cads2/send-text-data") {
+    return {
+      project_key: project.body.projectKey,
+      text_log: {
+        text_count: 1,
+        text_array: [{
+          time_stamp: "2024-05-01T12:00:00Z",
+          text_info: textMsg(JSON.stringify({ user_id: "u1", lang_code: "en", text: "hi" })),
+        }],
+      },
+    };
+  }
+  if (!r.schema) return undefined;
+  const body = example(r.schema) as Schema;
+  if (r.path.endsWith("/mint")) body.mintMsg[0].royaltyPercentage = 5;
+  if (r.path.endsWith("/direct/new")) body[0].identifier = { playerId: 1 };
+  if (r.path === "/otp/verify") Object.assign(body, { to: "01012345678", toCountryNo: "82" });
+  return body;
+}
+
+/** Extra bodies: encrypted payloads that decrypt to hostile content. */
+function extraBodies(r: RouteCase, base: Body): [string, unknown][] {
+  const hostile = [
+    "not json",
+    "[]",
+    "null",
+    "42",
+    JSON.stringify({ chat_msg: 5, room_num: "x", channel_user_id: {} }),
+    JSON.stringify({ user_id: null, lang_code: 7, text: ["a"] }),
+    JSON.stringify({ user_id: "u", lang_code: "en", text: "\u0000😀".repeat(100) }),
+  ];
+  const b = base as Schema;
+  if (r.path === "/chat/api/v1/send-chat-log") {
+    return [
+      ...hostile.map((h): [string, unknown] => [
+        `encrypted ${h.slice(0, 20)}`,
+        {
+          ...b,
+          chat_log: { ...b.chat_log, msg_array: [{ ...b.chat_log.msg_array[0], msg: chatMsg(h) }] },
+        },
+      ]),
+      ["msg not base64", {
+        ...b,
+        chat_log: { ...b.chat_log, msg_array: [{ time_stamp: "t", msg: "%%%not base64" }] },
+      }],
+      ["msg wrong block size", {
+        ...b,
+        chat_log: { ...b.chat_log, msg_array: [{ time_stamp: "t", msg: "AAAA" }] },
+      }],
+    ];
+  }
+  if (r.path === "/cads2/send-text-data") {
+    return [
+      ...hostile.map((h): [string, unknown] => [
+        `encrypted ${h.slice(0, 20)}`,
+        {
+          ...b,
+          text_log: {
+            ...b.text_log,
+            text_array: [{ ...b.text_log.text_array[0], text_info: textMsg(h) }],
+          },
+        },
+      ]),
+      ["text_info not base64", {
+        ...b,
+        text_log: { ...b.text_log, text_array: [{ time_stamp: "t", text_info: "%%%" }] },
+      }],
+    ];
+  }
+  return [];
+}
+
+function fillPath(template: string, override: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, n) => override[n] ?? encodeURIComponent(pathValue(n)));
+}
+
+const HUGE = "h".repeat(100 * 1024);
+const ODD_STRINGS: [string, string][] = [
+  ["huge string", HUGE],
+  ["emoji/NUL", "😀\u0000\u202e한글\uffff"],
+  ["lone surrogate", "\ud800x"],
+  ["empty string", ""],
+];
+
+/** Every probe for one route. */
+function probes(r: RouteCase): Probe[] {
+  const path = fillPath(r.path);
+  const out: Probe[] = [];
+  const json = (label: string, value: unknown, p = path): Probe => ({
+    label,
+    path: p,
+    body: JSON.stringify(value),
+    contentType: "application/json",
+  });
+  const hasBody = r.method !== "GET" && r.method !== "DELETE";
+  const base = baseBody(r);
+  if (hasBody) {
+    out.push(
+      { label: "malformed JSON", path, body: '{"a":', contentType: "application/json" },
+      { label: "empty body", path, body: "", contentType: "application/json" },
+      { label: "no body", path },
+      json("JSON array", [1, 2]),
+      json("JSON number", 42),
+      json("JSON string", "x"),
+      json("JSON null", null),
+      json("JSON true", true),
+      { label: "text/plain", path, body: JSON.stringify(base ?? {}), contentType: "text/plain" },
+      {
+        label: "form",
+        path,
+        body: "a=1&b=2",
+        contentType: "application/x-www-form-urlencoded",
+      },
+      {
+        label: "over 1 MiB",
+        path,
+        body: JSON.stringify({ pad: "p".repeat(1_100_000) }),
+        contentType: "application/json",
+      },
+      { label: "BOM + JSON", path, body: "\ufeff{}", contentType: "application/json" },
+      json("deeply nested", JSON.parse("[".repeat(2000) + "]".repeat(2000))),
+      json("__proto__ key", JSON.parse('{"__proto__":{"polluted":1},"constructor":1}')),
+    );
+    if (base !== undefined) {
+      out.push(json("valid-ish", base));
+      const target = Array.isArray(base) ? base[0] as Record<string, unknown> : base;
+      const schema = Array.isArray(base) ? r.schema?.items : r.schema;
+      const wrap = (o: Record<string, unknown>) => Array.isArray(base) ? [o] : o;
+      const fields = new Set([
+        ...Object.keys(target ?? {}),
+        ...Object.keys(schema?.properties ?? {}),
+      ]);
+      for (const f of fields) {
+        const v = target[f];
+        const mutate = (label: string, value: unknown) =>
+          out.push(json(`${f}=${label}`, wrap({ ...target, [f]: value })));
+        mutate("null", null);
+        mutate("number", 12345);
+        mutate("string", "abc");
+        mutate("object", { a: 1 });
+        mutate("array", [1, "x", null]);
+        mutate("bool", true);
+        mutate("negative", -1);
+        mutate("fraction", 1.5);
+        mutate("huge number", 1e308);
+        mutate("unsafe integer", 2 ** 64);
+        for (const [label, s] of ODD_STRINGS) mutate(label, s);
+        if (Array.isArray(v)) mutate("array of nulls", [null, null]);
+        if (v && typeof v === "object" && !Array.isArray(v)) {
+          for (const k of Object.keys(v)) mutate(`${k}:null`, { ...v, [k]: null });
+        }
+      }
+      for (const [label, value] of extraBodies(r, base)) out.push(json(label, value));
+    }
+  }
+  for (const p of r.params.filter((p) => p.in === "path")) {
+    for (
+      const [label, v] of [
+        ["long", "a".repeat(5000)],
+        ["%00", "%00"],
+        ["..", "%2e%2e"],
+        ["../..", "..%2f..%2fadmin"],
+        ["bad percent", "%ZZ"],
+        ["emoji", "%F0%9F%98%80"],
+        ["non-numeric", "abc"],
+        ["negative", "-1"],
+        ["fraction", "1.5"],
+        ["huge number", "9".repeat(40)],
+        ["zero", "0"],
+        ["space", "%20"],
+      ]
+    ) {
+      const p2 = fillPath(r.path, { [p.name]: v });
+      out.push(
+        hasBody && base !== undefined ? json(`path ${p.name} ${label}`, base, p2) : {
+          label: `path ${p.name} ${label}`,
+          path: p2,
+        },
+      );
+    }
+  }
+  const queryNames = r.params.filter((p) => p.in === "query").map((p) => p.name);
+  if (queryNames.length === 0) queryNames.push("unexpected");
+  for (const q of queryNames) {
+    for (
+      const [label, v] of [
+        ["empty", ""],
+        ["negative", "-1"],
+        ["fraction", "1.5"],
+        ["non-numeric", "abc"],
+        ["huge", "9".repeat(400)],
+        ["%00", "%00"],
+        ["bad percent", "%ZZ"],
+        ["emoji", "%F0%9F%98%80"],
+        ["long", "q".repeat(5000)],
+      ]
+    ) {
+      const p2 = `${path}?${q}=${v}`;
+      out.push(
+        hasBody && base !== undefined ? json(`query ${q} ${label}`, base, p2) : {
+          label: `query ${q} ${label}`,
+          path: p2,
+        },
+      );
+    }
+    out.push({ label: `query ${q} repeated`, path: `${path}?${q}=1&${q}=2` });
+  }
+  return out;
+}
+
+/** Sends one probe and returns what is wrong with the answer, if anything. */
+async function check(r: RouteCase, probe: Probe): Promise<string | undefined> {
+  const headers = { ...headersFor(r.path) };
+  if (probe.contentType) headers["content-type"] = probe.contentType;
+  const res = await call(r.method, probe.path, { body: probe.body, headers });
+  const text = await res.text();
+  const where = `${r.method} ${probe.path.slice(0, 80)} [${probe.label}] -> ${res.status}`;
+  try {
+    assert.ok(res.headers.get("x-request-id"), "X-Request-Id missing");
+    assert.ok(
+      res.status < 500 || (res.status === 503 && mayBeUnavailable(r.path)),
+      "server error",
+    );
+    assert.doesNotMatch(text, /at file:\/\/|\bError:|\n\s+at /, "stack trace in body");
+    for (const s of secrets) assert.ok(!text.includes(s), "secret in body");
+    if (r.path === "/docs" && res.status === 200) return;
+    const family = familyFor(new URL(probe.path, "http://x").pathname);
+    // Push and admin successes follow the spec per resource; some have no body (200/204).
+    const bodyless = res.status < 300 && text === "" && /^(push|admin)$/.test(family.name);
+    if (bodyless) return;
+    assert.match(res.headers.get("content-type") ?? "", /application\/json/, "not JSON");
+    const body = JSON.parse(text);
+    family.check(res.status, body);
+    if (family.name === "push") assert.ok(res.headers.get("uuid"), "UUID header missing");
+  } catch (err) {
+    return `${where}: ${(err as Error).message.split("\n")[0]} ${text.slice(0, 200)}`;
+  }
+}
+
+for (const r of routes) {
+  Deno.test(`robustness: ${r.method} ${r.path}`, async () => {
+    const failures: string[] = [];
+    const all = probes(r);
+    // A few in flight at once keeps the run short without reordering a route's own state much.
+    for (let i = 0; i < all.length; i += 4) {
+      const results = await Promise.all(all.slice(i, i + 4).map((p) => check(r, p)));
+      failures.push(...results.filter((f): f is string => f !== undefined));
+    }
+    await services.idle();
+    assert.deepEqual(failures, [], `${failures.length} of ${all.length} probes failed`);
+  });
+}
