@@ -11,13 +11,18 @@ export const MAX_TARGETS_PER_CALL = 10_000;
 /** Rows per multi-row insert statement. */
 const CHUNK = 2_000;
 const INT8_MAX = 9223372036854775807n;
+const LONG_TEXT = /^\d{1,19}$/;
 
 /** The identifier kinds a target can carry; exactly one per target. */
 export const IDENTIFIER_KINDS = ["playerId", "vid", "uid", "did"] as const;
 
 const Long = z.union([
   z.number().int().nonnegative(),
-  z.string().regex(/^\d{1,19}$/, "must be a long").refine((s) => BigInt(s) <= INT8_MAX, "too big"),
+  // zod runs the refinement even when the pattern failed, so it must not assume digits.
+  z.string().regex(LONG_TEXT, "must be a long").refine(
+    (s) => !LONG_TEXT.test(s) || BigInt(s) <= INT8_MAX,
+    "too big",
+  ),
 ]);
 
 /** One target of an upload. */
