@@ -373,6 +373,40 @@ const ODD_STRINGS: [string, string][] = [
   ["empty string", ""],
 ];
 
+const NESTED_VALUES: [string, unknown][] = [
+  ["null", null],
+  ["number", 12345],
+  ["string", "abc"],
+  ["object", { a: 1 }],
+  ["empty array", []],
+  ["negative", -1],
+  ["fraction", 1.5],
+  ["emoji/NUL", "😀\u0000"],
+  ["huge string", HUGE],
+];
+
+/** Paths (below the top level) of every value inside a body, e.g. ["mintMsg", 0, "metadata"]. */
+function nestedPaths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (!value || typeof value !== "object") return [];
+  const out: (string | number)[][] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const key = Array.isArray(value) ? Number(k) : k;
+    const here = [...at, key];
+    if (at.length > 0 || Array.isArray(value)) out.push(here);
+    out.push(...nestedPaths(v, here));
+  }
+  return out;
+}
+
+/** A deep copy of the body with the value at a path replaced. */
+function replaceAt(body: unknown, at: (string | number)[], value: unknown): unknown {
+  const copy = structuredClone(body) as Record<string | number, unknown>;
+  let node = copy;
+  for (const k of at.slice(0, -1)) node = node[k] as Record<string | number, unknown>;
+  node[at[at.length - 1]] = value;
+  return copy;
+}
+
 /** Every probe for one route. */
 function probes(r: RouteCase): Probe[] {
   const path = fillPath(r.path);
@@ -422,7 +456,6 @@ function probes(r: RouteCase): Probe[] {
         ...Object.keys(schema?.properties ?? {}),
       ]);
       for (const f of fields) {
-        const v = target[f];
         const mutate = (label: string, value: unknown) =>
           out.push(json(`${f}=${label}`, wrap({ ...target, [f]: value })));
         mutate("null", null);
@@ -436,9 +469,11 @@ function probes(r: RouteCase): Probe[] {
         mutate("huge number", 1e308);
         mutate("unsafe integer", 2 ** 64);
         for (const [label, s] of ODD_STRINGS) mutate(label, s);
-        if (Array.isArray(v)) mutate("array of nulls", [null, null]);
-        if (v && typeof v === "object" && !Array.isArray(v)) {
-          for (const k of Object.keys(v)) mutate(`${k}:null`, { ...v, [k]: null });
+        if (Array.isArray(target[f])) mutate("array of nulls", [null, null]);
+      }
+      for (const at of nestedPaths(base)) {
+        for (const [label, value] of NESTED_VALUES) {
+          out.push(json(`${at.join(".")}=${label}`, replaceAt(base, at, value)));
         }
       }
       for (const [label, value] of extraBodies(r, base)) out.push(json(label, value));
