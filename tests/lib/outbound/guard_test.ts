@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { assertOutboundUrl, isPrivateHost, parseIpv6 } from "../../../lib/outbound/guard.ts";
+import { createOutbound, OutboundRefused } from "../../../lib/outbound/mod.ts";
+
+const refused = [
+  "http://127.0.0.1/",
+  "http://127.1.2.3:8080/",
+  "http://localhost/",
+  "http://api.localhost/",
+  "http://metadata.google.internal/",
+  "http://printer.local/",
+  "http://10.0.0.1/",
+  "http://172.16.5.4/",
+  "http://172.31.255.255/",
+  "http://192.168.1.1/",
+  "http://169.254.169.254/latest/meta-data",
+  "http://100.64.0.1/",
+  "http://0.0.0.0/",
+  "http://224.0.0.1/",
+  "http://[::1]/",
+  "http://[::]/",
+  "http://[::ffff:127.0.0.1]/",
+  "http://[::ffff:7f00:1]/",
+  "http://[::ffff:169.254.169.254]/",
+  "http://[::127.0.0.1]/",
+  "http://[64:ff9b::7f00:1]/",
+  "http://[2002:7f00:1::]/",
+  "http://[fd00::1]/",
+  "http://[fe80::1]/",
+  "http://2130706433/", // 127.0.0.1 as one number; the URL parser normalises it
+  "http://0x7f.1/",
+  "http://017700000001/",
+];
+const allowed = [
+  "https://example.com/callback",
+  "http://93.184.216.34/",
+  "http://[2606:4700:4700::1111]/",
+  "http://[::ffff:8.8.8.8]/",
+  "https://172.32.0.1/",
+  "https://game.example.local.example.com/",
+];
+
+Deno.test("guard: every private spelling is refused, public targets pass", () => {
+  for (const url of refused) {
+    assert.throws(() => assertOutboundUrl(url, false), OutboundRefused, url);
+    assert.doesNotThrow(() => assertOutboundUrl(url, true), url);
+  }
+  for (const url of allowed) assert.doesNotThrow(() => assertOutboundUrl(url, false), url);
+});
+
+Deno.test("guard: only http(s) without credentials", () => {
+  for (const url of ["ftp://example.com/", "file:///etc/passwd", "gopher://x/", "not a url"]) {
+    assert.throws(() => assertOutboundUrl(url, true), OutboundRefused, url);
+  }
+  assert.throws(() => assertOutboundUrl("https://u:p@example.com/", true), OutboundRefused);
+});
+
+Deno.test("guard: IPv6 parsing", () => {
+  assert.deepEqual(parseIpv6("::1"), [0, 0, 0, 0, 0, 0, 0, 1]);
+  assert.deepEqual(parseIpv6("::ffff:1.2.3.4"), [0, 0, 0, 0, 0, 0xffff, 0x102, 0x304]);
+  assert.deepEqual(parseIpv6("2001:db8::8:800:200c:417a"), [
+    0x2001,
+    0xdb8,
+    0,
+    0,
+    8,
+    0x800,
+    0x200c,
+    0x417a,
+  ]);
+  assert.equal(parseIpv6("1::2::3"), null);
+  assert.equal(parseIpv6("12345::"), null);
+  assert.equal(isPrivateHost("[zz::1]"), true, "an unparseable IPv6 literal is refused");
+});
+
+Deno.test("outbound: a refused target never reaches fetch", async () => {
+  let called = 0;
+  const outbound = createOutbound({
+    allowPrivate: false,
+    defaultTimeoutMs: 1000,
+    fetch: () => {
+      called++;
+      return Promise.resolve(new Response("ok"));
+    },
+  });
+  await assert.rejects(outbound.send({ url: "http://[::ffff:127.0.0.1]:9/" }), OutboundRefused);
+  assert.equal(called, 0);
+  const ok = await outbound.send({ url: "https://example.com/hook", body: "{}" });
+  assert.equal(ok.status, 200);
+  assert.equal(called, 1);
+});
