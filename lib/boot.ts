@@ -65,7 +65,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
     ? await configuredSecrets(config)
     : await options.embedded!.secrets(config);
   if (!options.skipMigrations) await migrate(db);
-  return await createServices({
+  const services = await createServices({
     config,
     db,
     kv,
@@ -74,4 +74,16 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
     log: options.log,
     itemSocket: options.itemSocket,
   });
+  if (
+    !config.embedded &&
+    (config.OTP_SMS_PROVIDER === "log" || config.OTP_EMAIL_PROVIDER === "log")
+  ) {
+    // The log providers keep messages in this instance's memory: fine on a laptop, a black hole
+    // in production, so say so at start-up.
+    services.log.warn("OTP messages go to the in-memory log provider, not to users", {
+      sms: config.OTP_SMS_PROVIDER,
+      email: config.OTP_EMAIL_PROVIDER,
+    });
+  }
+  return services;
 }

@@ -60,7 +60,17 @@ export async function listContractsByOwner(db: Sql, q: {
       limit $5 offset $6`,
     [q.network, q.gameIndex, q.owner, q.type ?? null, q.limit, (q.page - 1) * q.limit],
   );
-  const total = rows.length > 0 ? Number(rows[0].total) : 0;
+  // Past the last page the window count is empty: count separately so meta stays right.
+  const total = rows.length > 0 ? Number(rows[0].total) : q.page > 1
+    ? Number(
+      (await db.query<{ n: string }>(
+        `select count(*) as n from contracts
+          where network = $1 and game_index = $2 and lower(owner) = lower($3)
+            and ($4::text is null or type = $4)`,
+        [q.network, q.gameIndex, q.owner, q.type ?? null],
+      ))[0].n,
+    )
+    : 0;
   return {
     contracts: rows.map((r) => ({
       network: r.network,

@@ -48,6 +48,34 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number, rnd = 
   return Math.round(cap / 2 + rnd() * (cap / 2));
 }
 
+/** Bodies of answers from game servers, callback receivers and providers are read up to this. */
+const maxResponseBytes = 1 << 20;
+
+/** Reads a response body as text, refusing one larger than `max` bytes without buffering it. */
+async function readCapped(res: Response, max: number): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new OutboundFailure(`response larger than ${max} bytes`, "network");
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
 /** Computes the signature header value for a body at a time. */
 export async function signatureHeader(secret: string, body: string | Uint8Array, nowMs: number) {
   const t = Math.floor(nowMs / 1000);
@@ -86,7 +114,7 @@ export function createOutbound(options: {
         signal: ctrl.signal,
         redirect: "manual",
       });
-      const text = await res.text();
+      const text = await readCapped(res, maxResponseBytes);
       return { status: res.status, headers: res.headers, text };
     } catch (err) {
       if (ctrl.signal.aborted) {

@@ -118,7 +118,7 @@ function validateReservation(input: CampaignInput): Omit<ScheduleInput, "countri
     endDate: r.endDate,
     time: r.time,
     repeat: r.repeat,
-    weekday: [...new Set(weekday)].sort(),
+    weekday: [...new Set(weekday)].sort((a, b) => a - b),
     skip,
     distribution,
   };

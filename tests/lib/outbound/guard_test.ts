@@ -89,3 +89,34 @@ Deno.test("outbound: a refused target never reaches fetch", async () => {
   assert.equal(ok.status, 200);
   assert.equal(called, 1);
 });
+
+Deno.test("outbound: an oversized answer is refused without buffering it all", async () => {
+  const outbound = createOutbound({
+    allowPrivate: true,
+    defaultTimeoutMs: 5000,
+    fetch: () => {
+      let sent = 0;
+      const chunk = new Uint8Array(64 * 1024).fill(120);
+      return Promise.resolve(
+        new Response(
+          new ReadableStream({
+            pull(ctrl) {
+              if (sent++ < 64) ctrl.enqueue(chunk);
+              else ctrl.close();
+            },
+          }),
+        ),
+      );
+    },
+  });
+  await assert.rejects(
+    outbound.send({ url: "http://127.0.0.1:9/" }),
+    (e: Error) => /larger than/.test(e.message),
+  );
+  const small = createOutbound({
+    allowPrivate: true,
+    defaultTimeoutMs: 5000,
+    fetch: () => Promise.resolve(new Response("héllo")),
+  });
+  assert.equal((await small.send({ url: "http://127.0.0.1:9/" })).text, "héllo");
+});
