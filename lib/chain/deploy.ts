@@ -71,7 +71,7 @@ export async function deployContract(
   const chain = requireChain(s, req.network);
   await requireGame(s.db, req.gameIndex);
   const from = parseAddress(req.from, "from");
-  if (!(await s.kms.holds(from))) {
+  if (!(await s.kms.holds(req.gameIndex, from))) {
     throw new DomainError("invalid", "KEY_NOT_HELD", `no signing key is held for from ${from}`);
   }
   const data = deployData(req, from);
@@ -79,7 +79,13 @@ export async function deployContract(
     onChain("deploy", () => chain.client.estimateGas({ account: from, data })),
     currentFees(chain),
   ]);
-  const { hash } = await signAndBroadcast(s, chain, { from, data, gas: gas + gas / 10n, ...fees });
+  const { hash } = await signAndBroadcast(s, chain, {
+    from,
+    gameIndex: req.gameIndex,
+    data,
+    gas: gas + gas / 10n,
+    ...fees,
+  });
   const receipt = await onChain(
     "deploy",
     () => chain.client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 200 }),

@@ -13,10 +13,14 @@ import { fromBase64, randomBytes, toBase64 } from "../crypto/hashing.ts";
 export interface Kms {
   /** Stores a key (generated when none is given) for a game; returns its address only. */
   createWallet(gameIndex: number, privateKey?: Hex): Promise<{ address: Hex }>;
-  /** True when a signing key for the address is held. */
-  holds(address: string): Promise<boolean>;
-  /** Signs an EIP-1559 transaction with the held key; throws KEY_NOT_HELD otherwise. */
-  signTransaction(address: string, tx: TransactionSerializableEIP1559): Promise<Hex>;
+  /** True when a signing key for the address is held for that game (another game's key: false). */
+  holds(gameIndex: number, address: string): Promise<boolean>;
+  /** Signs with the game's held key for the address; throws KEY_NOT_HELD otherwise. */
+  signTransaction(
+    gameIndex: number,
+    address: string,
+    tx: TransactionSerializableEIP1559,
+  ): Promise<Hex>;
 }
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -60,10 +64,11 @@ export async function openKey(masterKey: string, address: string, sealed: string
 
 /** The database-backed KMS: sealed keys in `chain_wallets`. */
 export function createLocalKms(db: Sql, masterKey: string): Kms {
-  async function sealed(address: string): Promise<string | undefined> {
+  // A key is only ever used for the game that holds it: a wallet of another game is "not held".
+  async function sealed(gameIndex: number, address: string): Promise<string | undefined> {
     const [row] = await db.query<{ key_ciphertext: string }>(
-      "select key_ciphertext from chain_wallets where address = $1",
-      [address.toLowerCase()],
+      "select key_ciphertext from chain_wallets where address = $1 and game_index = $2",
+      [address.toLowerCase(), gameIndex],
     );
     return row?.key_ciphertext;
   }
@@ -84,11 +89,11 @@ export function createLocalKms(db: Sql, masterKey: string): Kms {
       }
       return { address };
     },
-    async holds(address) {
-      return (await sealed(address)) !== undefined;
+    async holds(gameIndex, address) {
+      return (await sealed(gameIndex, address)) !== undefined;
     },
-    async signTransaction(address, tx) {
-      const blob = await sealed(address);
+    async signTransaction(gameIndex, address, tx) {
+      const blob = await sealed(gameIndex, address);
       if (!blob) {
         throw new DomainError(
           "invalid",

@@ -36,7 +36,7 @@ export async function currentFees(chain: PolygonChain) {
 }
 
 /**
- * Signs with the held key of `tx.from` and broadcasts, under the wallet's send lock. The nonce
+ * Signs with the key of `tx.from` held for `tx.gameIndex` and broadcasts, under the wallet's send lock. The nonce
  * is the node's pending count read inside the lock. `record` runs after signing and before
  * broadcasting (so a crash in between leaves a record the tracker can expire); `unrecord` runs
  * when the node refuses the broadcast (not when it cannot be reached: the outcome is unknown).
@@ -44,7 +44,10 @@ export async function currentFees(chain: PolygonChain) {
 export async function signAndBroadcast(
   s: Services,
   chain: PolygonChain,
-  tx: Omit<TransactionSerializableEIP1559, "nonce" | "chainId" | "type"> & { from: Hex },
+  tx: Omit<TransactionSerializableEIP1559, "nonce" | "chainId" | "type"> & {
+    from: Hex;
+    gameIndex: number;
+  },
   hooks: {
     record?(hash: Hex, nonce: number): Promise<void>;
     unrecord?(hash: Hex): Promise<void>;
@@ -55,8 +58,8 @@ export async function signAndBroadcast(
       "nonce lookup",
       () => chain.client.getTransactionCount({ address: tx.from, blockTag: "pending" }),
     );
-    const { from, ...fields } = tx;
-    const signed = await s.kms.signTransaction(from, {
+    const { from, gameIndex, ...fields } = tx;
+    const signed = await s.kms.signTransaction(gameIndex, from, {
       ...fields,
       type: "eip1559",
       chainId: chain.chainId,

@@ -83,7 +83,7 @@ export async function createTransaction(
   if (req.requestId) await assertNewRequestId(s, req.requestId);
   // The request id goes on chain too (events, the pool's replay guard), so build after choosing it.
   const intent = await build(requestId);
-  if (req.isSend && !(await s.kms.holds(intent.from))) {
+  if (req.isSend && !(await s.kms.holds(req.gameIndex, intent.from))) {
     throw new DomainError(
       "invalid",
       "KEY_NOT_HELD",
@@ -125,6 +125,7 @@ export async function createTransaction(
   if (req.isSend) {
     const { hash } = await signAndBroadcast(s, chain, {
       from: intent.from,
+      gameIndex: req.gameIndex,
       to: intent.to,
       data,
       gas,

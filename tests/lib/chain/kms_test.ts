@@ -26,8 +26,8 @@ Deno.test("the KMS stores keys encrypted, signs with them, and refuses unknown s
     [address.toLowerCase()],
   );
   assert.match(row.key_ciphertext, /^v1:/);
-  assert.equal(await services.kms.holds(address), true);
-  const signed = await services.kms.signTransaction(address, {
+  assert.equal(await services.kms.holds(tenant.gameIndex, address), true);
+  const signed = await services.kms.signTransaction(tenant.gameIndex, address, {
     type: "eip1559",
     chainId: 31337,
     nonce: 0,
@@ -42,9 +42,36 @@ Deno.test("the KMS stores keys encrypted, signs with them, and refuses unknown s
   assert.equal(recovered, address);
   assert.equal(parseTransaction(signed).nonce, 0);
   const stranger = privateKeyToAccount(KEY).address;
-  assert.equal(await services.kms.holds(stranger), false);
+  assert.equal(await services.kms.holds(tenant.gameIndex, stranger), false);
   await assert.rejects(
-    () => services.kms.signTransaction(stranger, { type: "eip1559", chainId: 1, nonce: 0 }),
+    () =>
+      services.kms.signTransaction(tenant.gameIndex, stranger, {
+        type: "eip1559",
+        chainId: 1,
+        nonce: 0,
+      }),
+    (err: Error & { code?: string }) => err.code === "KEY_NOT_HELD",
+  );
+});
+
+Deno.test("a key held for one game is not held, and never signs, for another game", async () => {
+  const { services } = await testEnv();
+  const owner = await seedTenant("kms owner game");
+  const other = await seedTenant("kms other game");
+  const { address } = await services.kms.createWallet(owner.gameIndex);
+  assert.equal(await services.kms.holds(owner.gameIndex, address), true);
+  assert.equal(await services.kms.holds(other.gameIndex, address), false);
+  await assert.rejects(
+    () =>
+      services.kms.signTransaction(other.gameIndex, address, {
+        type: "eip1559",
+        chainId: 31337,
+        nonce: 0,
+        to: address,
+        gas: 21000n,
+        maxFeePerGas: 1n,
+        maxPriorityFeePerGas: 1n,
+      }),
     (err: Error & { code?: string }) => err.code === "KEY_NOT_HELD",
   );
 });

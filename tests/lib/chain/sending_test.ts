@@ -87,6 +87,7 @@ Deno.test({
     await assert.rejects(() =>
       signAndBroadcast(t.services, chain, {
         from: minter.address,
+        gameIndex: tenant.gameIndex,
         to: nft,
         data,
         gas: 1000n,
@@ -100,6 +101,7 @@ Deno.test({
     assert.equal(removed, recorded);
     const ok = await signAndBroadcast(t.services, chain, {
       from: minter.address,
+      gameIndex: tenant.gameIndex,
       to: nft,
       data,
       gas: 500_000n,

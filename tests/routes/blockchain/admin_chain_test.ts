@@ -12,7 +12,7 @@ Deno.test({
     assert.equal(created.status, 201);
     assert.deepEqual(Object.keys(created.body), ["address"]);
     assert.match(created.body.address, /^0x[0-9a-fA-F]{40}$/);
-    assert.equal(await services.kms.holds(created.body.address), true);
+    assert.equal(await services.kms.holds(tenant.gameIndex, created.body.address), true);
 
     const badKey = await admin("POST", "/admin/v1/wallets", {
       gameIndex: tenant.gameIndex,
