@@ -24,6 +24,8 @@ interface RouteCase {
   path: string;
   params: Param[];
   schema?: Schema;
+  /** 501/503 answers the route documents (a feature not implemented, a dependency down). */
+  documented5xx: number[];
 }
 
 interface Probe {
@@ -31,6 +33,9 @@ interface Probe {
   path: string;
   body?: BodyInit;
   contentType?: string;
+  /** Header overrides; null removes the route's default header. */
+  headers?: Record<string, string | null>;
+  method?: string;
 }
 
 /** Family envelope checks, by path prefix (independent of the app's own routing table). */
@@ -50,6 +55,8 @@ const families: { prefixes: string[]; name: string; check(status: number, b: Sch
     check(_s, b) {
       assert.equal(typeof b?.result?.result_code, "string");
       assert.equal(typeof b.result.result_msg, "string");
+      // These answer HTTP 200 even for a system error; 506 is the hidden 500.
+      assert.notEqual(b.result.result_code, "506", "system error");
     },
   },
   {
@@ -59,6 +66,7 @@ const families: { prefixes: string[]; name: string; check(status: number, b: Sch
       assert.equal(typeof b?.result?.result_code, "string");
       assert.equal(typeof b.result.result_text, "string");
       assert.ok(Array.isArray(b.result.result_array));
+      assert.notEqual(b.result.result_code, "506", "system error");
     },
   },
   {
@@ -127,11 +135,14 @@ for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<stri
       path,
       params: op.parameters ?? [],
       schema: op.requestBody?.content?.["application/json"]?.schema,
+      documented5xx: Object.keys(op.responses ?? {}).map(Number).filter((s) =>
+        s === 501 || s === 503
+      ),
     });
   }
 }
 // Routes outside the document.
-routes.push({ method: "GET", path: "/docs", params: [] });
+routes.push({ method: "GET", path: "/docs", params: [], documented5xx: [] });
 assert.ok(routes.some((r) => r.path === "/api/cpa"), "the OpenAPI document lists /api/cpa");
 assert.ok(routes.length > 40, `only ${routes.length} routes in the document`);
 
@@ -163,6 +174,17 @@ const campaign = await admin("POST", `/admin/v1/games/${tenant.gameIndex}/cpa`, 
 });
 assert.equal(campaign.status, 201, JSON.stringify(campaign.body));
 const { services } = await testEnv();
+
+// Errors the app logs while answering: an unexpected one is a 500 hidden behind an envelope.
+const loggedErrors: string[] = [];
+const logError = services.log.error.bind(services.log);
+services.log.error = (msg, fields) => {
+  const err = fields?.err as Error | undefined;
+  if (msg !== "deferred work failed") {
+    loggedErrors.push(`${msg}: ${err?.message?.slice(0, 200) ?? ""}`);
+  }
+  logError(msg, fields);
+};
 
 const secrets = [
   ADMIN_TOKEN,
@@ -225,20 +247,30 @@ const patternExamples: Record<string, string> = {
   "^\\d{4}-\\d{2}-\\d{2}$": "2024-05-01",
 };
 
-/** A plausible value for a JSON schema: required properties only, constraints respected. */
-function example(s: Schema, name = ""): unknown {
+/**
+ * A plausible value for a JSON schema, constraints respected: required properties only, or
+ * every property with `full` (so nested optional fields get mutated too).
+ */
+function example(s: Schema, name = "", full = false): unknown {
   if (!s) return "x";
-  if (s.oneOf || s.anyOf) return example((s.oneOf ?? s.anyOf)[0], name);
+  if (s.oneOf || s.anyOf) return example((s.oneOf ?? s.anyOf)[0], name, full);
   if (s.enum) return s.enum.find((v: unknown) => v !== null);
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== "null") : s.type;
   switch (type) {
     case "object": {
       const out: Record<string, unknown> = {};
-      for (const k of s.required ?? []) out[k] = example(s.properties?.[k], k);
+      const keys = full ? Object.keys(s.properties ?? {}) : s.required ?? [];
+      for (const k of keys) out[k] = example(s.properties?.[k], k, full);
+      if (full && s.additionalProperties && typeof s.additionalProperties === "object") {
+        out.en = example(s.additionalProperties, "en", full);
+      }
       return out;
     }
     case "array":
-      return Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => example(s.items, name));
+      return Array.from(
+        { length: Math.max(1, s.minItems ?? 1) },
+        () => example(s.items, name, full),
+      );
     case "integer":
     case "number":
       if (/^game_?index$/i.test(name)) return tenant.gameIndex;
@@ -265,6 +297,23 @@ function example(s: Schema, name = ""): unknown {
 const chatMsg = (plain: string) => encryptEcb(plain, chatKey.body.secretKey, { padding: "pkcs7" });
 const textMsg = (plain: string) => encryptEcb(plain, project.body.secretKey, { padding: "pkcs7" });
 
+const CHAT_PLAIN: Record<string, unknown> = {
+  time_stamp: "2024-05-01T12:00:00.000+09:00",
+  room_num: 7,
+  lang_code: 1,
+  chat_msg: "hi",
+  chat_mode: 100,
+  channel_user_id: 1001,
+};
+const TEXT_PLAIN: Record<string, unknown> = { user_id: "u1", lang_code: "en", text: "hi" };
+
+/** Each field of a decrypted payload replaced by each hostile value, as JSON text. */
+function mutatedPlaintexts(plain: Record<string, unknown>): string[] {
+  return Object.keys(plain).flatMap((k) =>
+    NESTED_VALUES.map(([, v]) => JSON.stringify({ ...plain, [k]: v }))
+  );
+}
+
 /** Hand-written bodies where the schema says too little to reach the handler's own logic. */
 function baseBody(r: RouteCase): Body | undefined {
   if (r.path === "/api/cpa") {
@@ -277,14 +326,7 @@ function baseBody(r: RouteCase): Body | undefined {
         chat_count: 1,
         msg_array: [{
           time_stamp: "2024-05-01T12:00:00+09:00",
-          msg: chatMsg(JSON.stringify({
-            time_stamp: "2024-05-01T12:00:00.000+09:00",
-            room_num: 7,
-            lang_code: 1,
-            chat_msg: "hi",
-            chat_mode: 100,
-            channel_user_id: 1001,
-          })),
+          msg: chatMsg(JSON.stringify(CHAT_PLAIN)),
         }],
       },
     };
@@ -296,7 +338,7 @@ function baseBody(r: RouteCase): Body | undefined {
         text_count: 1,
         text_array: [{
           time_stamp: "2024-05-01T12:00:00Z",
-          text_info: textMsg(JSON.stringify({ user_id: "u1", lang_code: "en", text: "hi" })),
+          text_info: textMsg(JSON.stringify(TEXT_PLAIN)),
         }],
       },
     };
@@ -323,7 +365,7 @@ function extraBodies(r: RouteCase, base: Body): [string, unknown][] {
   const b = base as Schema;
   if (r.path === "/chat/api/v1/send-chat-log") {
     return [
-      ...hostile.map((h): [string, unknown] => [
+      ...[...hostile, ...mutatedPlaintexts(CHAT_PLAIN)].map((h): [string, unknown] => [
         `encrypted ${h.slice(0, 20)}`,
         {
           ...b,
@@ -342,7 +384,7 @@ function extraBodies(r: RouteCase, base: Body): [string, unknown][] {
   }
   if (r.path === "/cads2/send-text-data") {
     return [
-      ...hostile.map((h): [string, unknown] => [
+      ...[...hostile, ...mutatedPlaintexts(TEXT_PLAIN)].map((h): [string, unknown] => [
         `encrypted ${h.slice(0, 20)}`,
         {
           ...b,
@@ -471,9 +513,15 @@ function probes(r: RouteCase): Probe[] {
         for (const [label, s] of ODD_STRINGS) mutate(label, s);
         if (Array.isArray(target[f])) mutate("array of nulls", [null, null]);
       }
-      for (const at of nestedPaths(base)) {
+      const fullBody = r.schema ? example(r.schema, "", true) : base;
+      out.push(json("valid-ish with optional fields", fullBody));
+      const paths = new Map(
+        [...nestedPaths(base), ...nestedPaths(fullBody)].map((at) => [at.join("."), at]),
+      );
+      for (const at of paths.values()) {
+        const from = nestedPaths(base).some((p) => p.join(".") === at.join(".")) ? base : fullBody;
         for (const [label, value] of NESTED_VALUES) {
-          out.push(json(`${at.join(".")}=${label}`, replaceAt(base, at, value)));
+          out.push(json(`${at.join(".")}=${label}`, replaceAt(from, at, value)));
         }
       }
       for (const [label, value] of extraBodies(r, base)) out.push(json(label, value));
@@ -505,6 +553,30 @@ function probes(r: RouteCase): Probe[] {
       );
     }
   }
+  const authed = base !== undefined && hasBody ? json : (label: string) => ({ label, path });
+  const withHeaders = (label: string, headers: Record<string, string | null>): Probe => ({
+    ...authed(label, base),
+    headers,
+  });
+  out.push(
+    withHeaders("no authorization", { authorization: null }),
+    withHeaders("huge bearer", { authorization: "Bearer " + "t".repeat(8000) }),
+    withHeaders("three-part garbage bearer", { authorization: "Bearer a.b.c" }),
+    withHeaders("alg none JWT", {
+      authorization: "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
+    }),
+    withHeaders("basic scheme", { authorization: "Basic dXNlcjpwYXNz" }),
+    withHeaders("bearer without token", { authorization: "Bearer" }),
+    withHeaders("two tokens", { authorization: "Bearer a b" }),
+    withHeaders("odd x-network", { "x-network": "ethereum" }),
+    withHeaders("empty x-network", { "x-network": "" }),
+    withHeaders("odd x-appid", { "x-appid": "x".repeat(3000) }),
+    withHeaders("odd topic", { topic: "\u00e9".repeat(300) }),
+    withHeaders("unknown topic", { topic: "nope" }),
+    withHeaders("odd request id", { "x-request-id": "r".repeat(1000) }),
+    { label: "wrong method", path, method: r.method === "PUT" ? "PATCH" : "PUT" },
+    { label: "OPTIONS", path, method: "OPTIONS" },
+  );
   const queryNames = r.params.filter((p) => p.in === "query").map((p) => p.name);
   if (queryNames.length === 0) queryNames.push("unexpected");
   for (const q of queryNames) {
@@ -536,15 +608,21 @@ function probes(r: RouteCase): Probe[] {
 
 /** Sends one probe and returns what is wrong with the answer, if anything. */
 async function check(r: RouteCase, probe: Probe): Promise<string | undefined> {
-  const headers = { ...headersFor(r.path) };
+  const headers: Record<string, string> = { ...headersFor(r.path) };
   if (probe.contentType) headers["content-type"] = probe.contentType;
-  const res = await call(r.method, probe.path, { body: probe.body, headers });
+  for (const [k, v] of Object.entries(probe.headers ?? {})) {
+    if (v === null) delete headers[k];
+    else headers[k] = v;
+  }
+  const method = probe.method ?? r.method;
+  const res = await call(method, probe.path, { body: probe.body, headers });
   const text = await res.text();
-  const where = `${r.method} ${probe.path.slice(0, 80)} [${probe.label}] -> ${res.status}`;
+  const where = `${method} ${probe.path.slice(0, 80)} [${probe.label}] -> ${res.status}`;
   try {
     assert.ok(res.headers.get("x-request-id"), "X-Request-Id missing");
     assert.ok(
-      res.status < 500 || (res.status === 503 && mayBeUnavailable(r.path)),
+      res.status < 500 || (res.status === 503 && mayBeUnavailable(r.path)) ||
+        r.documented5xx.includes(res.status),
       "server error",
     );
     assert.doesNotMatch(text, /at file:\/\/|\bError:|\n\s+at /, "stack trace in body");
@@ -573,6 +651,7 @@ for (const r of routes) {
       failures.push(...results.filter((f): f is string => f !== undefined));
     }
     await services.idle();
+    failures.push(...loggedErrors.splice(0).map((e) => `logged error: ${e}`));
     assert.deepEqual(failures, [], `${failures.length} of ${all.length} probes failed`);
   });
 }
