@@ -14,6 +14,7 @@ const schema = z.object({
   PUBLIC_BASE_URL: optionalText,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   MAX_BODY_BYTES: int(1_048_576, 1024),
+  MAX_BATCH_BODY_BYTES: int(8_388_608, 1024),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   DATABASE_URL: optionalText,
   NEON_FETCH_ENDPOINT: optionalText,

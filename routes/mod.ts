@@ -55,15 +55,21 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     await next();
     c.res.headers.set("X-Request-Id", requestId);
   });
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: services.config.MAX_BODY_BYTES,
-      onError: () => {
-        throw new DomainError("invalid", "BODY_TOO_LARGE", "request body too large");
-      },
-    }),
-  );
+  // Chat and text batches carry up to 1,000 encrypted messages of up to 2 KB (5 KB for texts)
+  // each, so their paths get the larger batch limit; everything else the general one.
+  const tooLarge = () => {
+    throw new DomainError("invalid", "BODY_TOO_LARGE", "request body too large");
+  };
+  const generalLimit = bodyLimit({ maxSize: services.config.MAX_BODY_BYTES, onError: tooLarge });
+  const batchLimit = bodyLimit({
+    maxSize: services.config.MAX_BATCH_BODY_BYTES,
+    onError: tooLarge,
+  });
+  app.use("*", (c, next) => {
+    const path = c.req.path;
+    const batch = path.startsWith("/chat/") || path.startsWith("/cads2/");
+    return (batch ? batchLimit : generalLimit)(c, next);
+  });
   app.onError((err, c) => {
     const ctx = c as Context<AppEnv>;
     const failure = toFailure(ctx, err);

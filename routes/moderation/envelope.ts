@@ -1,8 +1,8 @@
 /**
  * Envelopes of chat log collection (`{result:{result_code, result_msg}}`) and text detection
  * (`{result:{result_code, result_text, result_array}}`). Codes are strings from the spec.
- * Both answer HTTP 200 for every result code (the spec gives no HTTP statuses; clients read
- * result_code), except that a refused body size keeps 413 for proxies.
+ * Both answer HTTP 200 for every result code, a refused body size (507) included: the spec gives
+ * no HTTP statuses and clients read result_code.
  */
 import type { Context } from "hono";
 import type { AppEnv, Failure, Family, JsonResponse } from "../env.ts";

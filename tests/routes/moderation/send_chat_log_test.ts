@@ -184,3 +184,20 @@ Deno.test("admin: chat key for an unknown game or project is 404", async () => {
   assert.equal(noProject.status, 404);
   assert.equal(noProject.body.error.code, "PROJECT_NOT_FOUND");
 });
+
+Deno.test("200: a full-size batch (1,000 messages near the 2 KB limit) passes the body limit", async () => {
+  const t = await setup(false);
+  // 1,400 characters encrypt to about 1.9 KB of Base64 each: about 2 MB in all, above the
+  // general 1 MiB body limit.
+  const messages = Array.from(
+    { length: 1000 },
+    (_, i) => chatMessage({ chat_msg: "x".repeat(1400), channel_user_id: i }),
+  );
+  const body = chatBody(t.gameKey, t.secret, messages, "pkcs7");
+  assert.ok(JSON.stringify(body).length > 1_048_576);
+  assert.deepEqual(await post(body), { result_code: "200", result_msg: "success" });
+  const stored = await logs(t.gameIndex, "?limit=5");
+  assert.equal(stored.items.length, 5);
+  const tooMany = chatBody(t.gameKey, t.secret, [...messages, chatMessage()], "pkcs7");
+  assert.equal((await post(tooMany)).result_code, "500");
+});
