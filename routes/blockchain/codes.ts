@@ -25,6 +25,11 @@ export const blockchainCatalog: Record<string, CatalogEntry> = {
   NETWORK_INVALID: { code: 1006, status: 400, meaning: "x-network missing or not polygon/xpla" },
   APPID_MISMATCH: { code: 1007, status: 403, meaning: "x-appid missing or not the token's app" },
   NETWORK_UNSUPPORTED: { code: 1008, status: 501, meaning: "operation not available on network" },
+  MULTISIG_NOT_IMPLEMENTED: {
+    code: 1009,
+    status: 501,
+    meaning: "multi-signature wallets not implemented yet",
+  },
   NOT_FOUND: { code: 1404, status: 404, meaning: "no such route or resource" },
   CONTRACT_NOT_FOUND: { code: 2001, status: 404, meaning: "contract not registered for this game" },
   CONTRACT_TYPE_MISMATCH: { code: 2002, status: 400, meaning: "contract is of another type" },

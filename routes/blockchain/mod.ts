@@ -14,6 +14,7 @@ import { registerConvertPool } from "./convert_pool.ts";
 import { registerTokenBalance } from "./token_balance.ts";
 import { registerTxHashRoute } from "./tx_hash.ts";
 import { registerTxList } from "./tx_list.ts";
+import { registerMultisig } from "./multisig.ts";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 
 /** Builds the blockchain sub-app. */
@@ -32,5 +33,6 @@ export function blockchainRoutes(): OpenAPIHono<AppEnv> {
   registerTokenBalance(app);
   registerTxHashRoute(app);
   registerTxList(app);
+  registerMultisig(app);
   return app;
 }
