@@ -66,9 +66,10 @@ export async function registerTxHash(db: Sql, q: {
   );
 }
 
-/** Lists the app's records, newest first; dates are inclusive UTC days (yyyy-mm-dd). */
+/** Lists the app's records on one network, newest first; dates are inclusive UTC days. */
 export async function listTransactions(db: Sql, q: {
   appid: string;
+  network: string;
   playerId?: string;
   startDate?: string;
   endDate?: string;
@@ -94,12 +95,12 @@ export async function listTransactions(db: Sql, q: {
     `select appid, player_id, from_address, contract, request_id, request_params, tx_type, status,
             tx_hash, created_at, updated_at, count(*) over () as total
        from chain_txs
-      where appid = $1 and ($2::text is null or player_id = $2)
+      where appid = $1 and network = $7 and ($2::text is null or player_id = $2)
         and ($3::timestamptz is null or created_at >= $3)
         and ($4::timestamptz is null or created_at < $4)
       order by created_at desc, request_id
       limit $5 offset $6`,
-    [q.appid, q.playerId ?? null, start, end, q.limit, (q.page - 1) * q.limit],
+    [q.appid, q.playerId ?? null, start, end, q.limit, (q.page - 1) * q.limit, q.network],
   );
   const total = rows.length > 0 ? Number(rows[0].total) : await countAll(db, q, start, end);
   return {
@@ -123,17 +124,17 @@ export async function listTransactions(db: Sql, q: {
 // A page past the end has no rows to carry the window count, so count separately.
 async function countAll(
   db: Sql,
-  q: { appid: string; playerId?: string; page: number },
+  q: { appid: string; network: string; playerId?: string; page: number },
   start: Date | null,
   end: Date | null,
 ): Promise<number> {
   if (q.page === 1) return 0;
   const [row] = await db.query<{ n: string }>(
     `select count(*) as n from chain_txs
-      where appid = $1 and ($2::text is null or player_id = $2)
+      where appid = $1 and network = $5 and ($2::text is null or player_id = $2)
         and ($3::timestamptz is null or created_at >= $3)
         and ($4::timestamptz is null or created_at < $4)`,
-    [q.appid, q.playerId ?? null, start, end],
+    [q.appid, q.playerId ?? null, start, end, q.network],
   );
   return Number(row.n);
 }

@@ -1,4 +1,4 @@
-/** GET /service/v1/tx: the caller app's transaction records, paged, newest first. */
+/** GET /service/v1/tx: the caller app's transaction records on the x-network, paged, newest first. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonResponse } from "../env.ts";
@@ -50,7 +50,11 @@ const route = createRoute({
 export function registerTxList(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const result = await listTransactions(c.var.services.db, { appid: c.var.app.appid, ...q });
+    const result = await listTransactions(c.var.services.db, {
+      appid: c.var.app.appid,
+      network: c.var.network,
+      ...q,
+    });
     return renderChainOk(c, result);
   });
 }

@@ -130,3 +130,26 @@ Deno.test({
     assert.equal(badHash.body.code, 1000);
   },
 });
+
+Deno.test("transaction list: only records of the request's x-network are listed", async () => {
+  const tenant = await seedTenant("network list game");
+  await seedRecords(tenant.appid, tenant.gameIndex, [["p1", "9", "2026-03-01T00:00:00Z"]]);
+  const on = (network: string) =>
+    callJson("GET", "/service/v1/tx?playerId=9", {
+      headers: { ...tenant.chainHeaders, "x-network": network },
+    });
+  const polygon = await on("polygon");
+  assert.deepEqual(
+    polygon.body.data.transactions.map((x: { requestId: string }) => x.requestId),
+    [`${tenant.appid}-p1`],
+  );
+  const xpla = await on("xpla");
+  assert.equal(xpla.body.code, 0, JSON.stringify(xpla.body));
+  assert.deepEqual(xpla.body.data.transactions, []);
+  assert.equal(xpla.body.data.meta.totalItems, 0);
+  // A page past the end counts separately: that count is per network too.
+  const paged = await callJson("GET", "/service/v1/tx?playerId=9&page=2", {
+    headers: { ...tenant.chainHeaders, "x-network": "xpla" },
+  });
+  assert.equal(paged.body.data.meta.totalItems, 0);
+});
