@@ -6,7 +6,7 @@
 import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
-import { type ItemEndpoint, targetOf } from "./endpoints.ts";
+import { type ItemEndpoint, openVendorWord, targetOf } from "./endpoints.ts";
 import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
 
 /** A claimed row, ready to send. */
@@ -83,14 +83,19 @@ export async function claimDueDeliveries(
       options.gameIndex ?? null,
     ],
   );
-  return rows.map((r) => ({
+  const masterKey = services.secrets.kmsMasterKey;
+  return await Promise.all(rows.map(async (r) => ({
     gameIndex: r.game_index,
     transactionId: r.transaction_id,
     body: r.body,
     attempts: r.attempts,
     leaseToken: token,
-    endpoint: { ...targetOf(r), gameIndex: r.game_index, vendorWord: r.vendor_word },
-  }));
+    endpoint: {
+      ...targetOf(r),
+      gameIndex: r.game_index,
+      vendorWord: await openVendorWord(masterKey, r.game_index, r.vendor_word),
+    },
+  })));
 }
 
 /** Records an attempt's outcome, if this claim still holds the row. Returns the new status. */

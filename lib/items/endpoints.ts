@@ -1,4 +1,5 @@
 /** Each game's item endpoint (HTTP URL or TCP host:port, vendor word) and its health state. */
+import { deriveSealKey, openText, sealText } from "../crypto/seal.ts";
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
@@ -61,7 +62,7 @@ export function targetOf(row: {
 export async function putItemEndpoint(
   db: Sql,
   gameIndex: number,
-  input: EndpointTarget & { vendorWord: string; nowMs: number },
+  input: EndpointTarget & { vendorWord: string; nowMs: number; masterKey: string },
 ): Promise<ItemEndpointView> {
   await requireGame(db, gameIndex);
   const now = new Date(input.nowMs);
@@ -77,7 +78,15 @@ export async function putItemEndpoint(
        healthy = null, last_probe_at = null, last_probe_error = null,
        probe_due_at = excluded.probe_due_at, config_suspect = false, suspect_reason = null,
        updated_at = excluded.updated_at`,
-    [gameIndex, input.transport, url, host, port, input.vendorWord, now],
+    [
+      gameIndex,
+      input.transport,
+      url,
+      host,
+      port,
+      await sealVendorWord(input.masterKey, gameIndex, input.vendorWord),
+      now,
+    ],
   );
   return (await viewItemEndpoint(db, gameIndex))!;
 }
@@ -116,4 +125,23 @@ export async function requireItemEndpoint(db: Sql, gameIndex: number): Promise<v
       `game ${gameIndex} has no item endpoint registered`,
     );
   }
+}
+
+/** Seals a vendor word for storage (it is a shared secret, like chat and wallet keys). */
+export async function sealVendorWord(masterKey: string, gameIndex: number, word: string) {
+  return await sealText(
+    await deriveSealKey(masterKey, "item-vendor-word"),
+    `game:${gameIndex}`,
+    word,
+  );
+}
+
+/** Opens a stored vendor word; values stored before sealing existed are returned as they are. */
+export async function openVendorWord(masterKey: string, gameIndex: number, stored: string) {
+  if (!stored.startsWith("v1:")) return stored;
+  return await openText(
+    await deriveSealKey(masterKey, "item-vendor-word"),
+    `game:${gameIndex}`,
+    stored,
+  );
 }

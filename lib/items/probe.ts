@@ -5,7 +5,7 @@
  * packet does not hold deliveries back; deliveries to an unhealthy endpoint wait, never drop.
  */
 import type { Services } from "../services.ts";
-import { type ItemEndpoint, targetOf } from "./endpoints.ts";
+import { type ItemEndpoint, openVendorWord, targetOf } from "./endpoints.ts";
 import { probeRecordBody } from "./record.ts";
 import { readReply, sendItemBody } from "./transport.ts";
 
@@ -69,10 +69,15 @@ export async function probeDueEndpoints(
       returning game_index, transport, url, host, port, vendor_word`,
     [new Date(nowMs), new Date(nowMs + PROBE_INTERVAL_MS), options.gameIndex ?? null],
   );
-  const results = await Promise.all(rows.map((r) =>
+  const masterKey = services.secrets.kmsMasterKey;
+  const results = await Promise.all(rows.map(async (r) =>
     probeEndpoint(
       services,
-      { ...targetOf(r), gameIndex: r.game_index, vendorWord: r.vendor_word },
+      {
+        ...targetOf(r),
+        gameIndex: r.game_index,
+        vendorWord: await openVendorWord(masterKey, r.game_index, r.vendor_word),
+      },
       { timeoutMs: options.timeoutMs },
     )
   ));

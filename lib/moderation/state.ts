@@ -5,7 +5,8 @@
  */
 import type { Services } from "../services.ts";
 import { compileDetector, type Detector, type DetectorOptions } from "../abuse/detector.ts";
-import { fromBase64, randomBytes, toBase64 } from "../crypto/hashing.ts";
+import { deriveSealKey, openText, sealText } from "../crypto/seal.ts";
+import { randomBytes } from "../crypto/hashing.ts";
 
 const MAX_DETECTORS = 256;
 const MAX_SECRETS = 4096;
@@ -55,31 +56,13 @@ export function cachedDetector(
 
 function sealKey(services: Services): Promise<CryptoKey> {
   const state = moderationState(services);
-  state.sealKey ??= (async () => {
-    const material = await crypto.subtle.digest(
-      "SHA-256",
-      new TextEncoder().encode(`moderation-secret:v1:${services.secrets.kmsMasterKey}`),
-    );
-    return await crypto.subtle.importKey("raw", material, "AES-GCM", false, [
-      "encrypt",
-      "decrypt",
-    ]);
-  })();
+  state.sealKey ??= deriveSealKey(services.secrets.kmsMasterKey, "moderation-secret");
   return state.sealKey;
 }
 
 /** Encrypts a chat or project secret for storage; `owner` (the key id) is bound as AAD. */
 export async function sealSecret(services: Services, owner: string, secret: string) {
-  const iv = new Uint8Array(randomBytes(12));
-  const ct = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(owner) },
-    await sealKey(services),
-    new TextEncoder().encode(secret),
-  );
-  const joined = new Uint8Array(12 + ct.byteLength);
-  joined.set(iv);
-  joined.set(new Uint8Array(ct), 12);
-  return `v1:${toBase64(joined)}`;
+  return await sealText(await sealKey(services), owner, secret);
 }
 
 /** Decrypts a sealed secret (cached per sealed value); throws when the master key changed. */
@@ -88,17 +71,7 @@ export async function openSecret(services: Services, owner: string, sealed: stri
   const cacheKey = `${owner}\n${sealed}`;
   const hit = cache.get(cacheKey);
   if (hit !== undefined) return hit;
-  const bytes = fromBase64(sealed.replace(/^v1:/, ""));
-  const plain = await crypto.subtle.decrypt(
-    {
-      name: "AES-GCM",
-      iv: new Uint8Array(bytes.slice(0, 12)),
-      additionalData: new TextEncoder().encode(owner),
-    },
-    await sealKey(services),
-    new Uint8Array(bytes.slice(12)),
-  );
-  const secret = new TextDecoder().decode(plain);
+  const secret = await openText(await sealKey(services), owner, sealed);
   if (cache.size >= MAX_SECRETS) cache.delete(cache.keys().next().value!);
   cache.set(cacheKey, secret);
   return secret;

@@ -84,6 +84,7 @@ export function registerItemsAdmin(app: OpenAPIHono<AppEnv>) {
     const view = await putItemEndpoint(s.db, c.req.valid("param").gameIndex, {
       ...c.req.valid("json"),
       nowMs: s.clock.now(),
+      masterKey: s.secrets.kmsMasterKey,
     });
     return c.json(view, 200) as JsonResponse;
   });

@@ -161,3 +161,24 @@ Deno.test("admin item-endpoint: PUT validates, TCP port defaults to 20080, GET 4
   });
   assert.equal(missingGame.status, 404);
 });
+
+Deno.test("admin item-endpoint: the vendor word is stored sealed and never shown", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant();
+  const path = `/admin/v1/games/${t.gameIndex}/item-endpoint`;
+  const word = `vendor-${crypto.randomUUID()}`;
+  const put = await admin("PUT", path, {
+    transport: "http",
+    url: "http://game.example/items",
+    vendorWord: word,
+  });
+  assert.equal(put.status, 200);
+  assert.ok(!JSON.stringify(put.body).includes(word));
+  assert.ok(!JSON.stringify((await admin("GET", path)).body).includes(word));
+  const [row] = await services.db.query<{ vendor_word: string }>(
+    "select vendor_word from item_endpoints where game_index = $1",
+    [t.gameIndex],
+  );
+  assert.match(row.vendor_word, /^v1:/);
+  assert.ok(!row.vendor_word.includes(word));
+});
