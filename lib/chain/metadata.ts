@@ -1,6 +1,8 @@
 /**
  * NFT metadata: validation of the mint request's metadata, storage per (network, contract,
- * token) and the public address that becomes the token URI.
+ * token, mint request) and the public address that becomes the token URI. A token's public
+ * metadata is the one of its successful mint; later requests for the same token id never
+ * replace it.
  */
 import { z } from "zod";
 import type { Sql } from "../db/port.ts";
@@ -64,35 +66,49 @@ export function tokenUriFor(base: string, network: string, contract: string, tok
   return `${base.replace(/\/+$/, "")}/metadata/${network}/${contract}/${tokenId}`;
 }
 
-/** Stores (or replaces, for a token not minted after all) the metadata of many tokens at once. */
+/** Stores the metadata of a mint request's tokens (one row per token and request, never replaced). */
 export async function storeMetadata(db: Sql, q: {
   network: string;
   contract: string;
+  requestId: string;
   tokens: { tokenId: string; metadata: NftMetadata }[];
   now: Date;
 }) {
   await db.query(
-    `insert into nft_metadata (network, contract, token_id, metadata, created_at)
-     select $1, $2, x.token_id, x.metadata, $4
+    `insert into nft_metadata (network, contract, token_id, request_id, metadata, created_at)
+     select $1, $2, x.token_id, $5, x.metadata, $4
        from jsonb_to_recordset($3::jsonb) as x(token_id text, metadata jsonb)
-     on conflict (network, contract, token_id)
-       do update set metadata = excluded.metadata, created_at = excluded.created_at`,
+     on conflict (network, contract, token_id, request_id) do nothing`,
     [
       q.network,
       q.contract.toLowerCase(),
       q.tokens.map((t) => ({ token_id: t.tokenId, metadata: t.metadata })),
       q.now,
+      q.requestId,
     ],
   );
 }
 
-/** Loads one token's metadata, or null. */
+/**
+ * Loads one token's metadata, or null: the successful mint's when there is one; otherwise a
+ * row stored before per-request metadata, then the first sent mint, then the first unsigned one
+ * (first come: a later mint of the same id reverts once the first is mined). A failed mint's
+ * metadata is never served.
+ */
 export async function loadMetadata(
   db: Sql,
   q: { network: string; contract: string; tokenId: string },
 ): Promise<NftMetadata | null> {
   const [row] = await db.query<{ metadata: NftMetadata }>(
-    "select metadata from nft_metadata where network = $1 and contract = $2 and token_id = $3",
+    `select m.metadata
+       from nft_metadata m
+       left join chain_txs t on t.request_id = m.request_id
+      where m.network = $1 and m.contract = $2 and m.token_id = $3
+        and (t.status is null or t.status <> 'FAILED')
+      order by case t.status when 'SUCCESS' then 0 when 'PENDING' then 2 when 'WAITING' then 3
+                 else 1 end,
+               m.created_at, m.request_id
+      limit 1`,
     [q.network, q.contract.toLowerCase(), q.tokenId],
   );
   return row?.metadata ?? null;

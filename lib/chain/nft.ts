@@ -84,6 +84,7 @@ export async function mintNfts(s: Services, req: TxRequest, input: {
   await storeMetadata(s.db, {
     network: req.network,
     contract: nft.address,
+    requestId: created.requestId,
     tokens,
     now: new Date(s.clock.now()),
   });
