@@ -57,6 +57,34 @@ const revertCodes: Record<
   ERC721NonexistentToken: { kind: "not_found", code: "TOKEN_NOT_FOUND" },
 };
 
+// Any address in a chain error can be the RPC endpoint, whose path may carry a provider API key.
+const ANY_URL = /\b(?:https?|wss?):\/\/[^\s"'<>`]+/gi;
+const URL_LINE = /^[ \t]*URL:.*$/gim;
+const MAX_ERROR_TEXT = 300;
+
+/**
+ * Removes RPC addresses from chain error text before it is logged or answered: `URL: ...`
+ * lines, the configured endpoints, and any other URL (a node may echo its own address).
+ */
+export function scrubChainText(text: string, rpcUrls: readonly string[] = []): string {
+  let out = text.replace(URL_LINE, "");
+  for (const url of rpcUrls) {
+    if (url) out = out.split(url).join("[rpc]");
+  }
+  out = out.replace(ANY_URL, "[url]").replace(/\n{2,}/g, "\n").trim();
+  return out.length > MAX_ERROR_TEXT ? `${out.slice(0, MAX_ERROR_TEXT)}...` : out;
+}
+
+/** A short, scrubbed description of a chain failure, safe for logs. */
+export function describeChainError(err: unknown, rpcUrls: readonly string[] = []): string {
+  const text = err instanceof BaseError
+    ? `${err.name}: ${err.shortMessage}`
+    : err instanceof Error
+    ? `${err.name}: ${err.message}`
+    : String(err);
+  return scrubChainText(text, rpcUrls);
+}
+
 function describeArgs(args: readonly unknown[] | undefined): string {
   return (args ?? []).map((a) => typeof a === "bigint" ? a.toString() : String(a)).join(", ");
 }
@@ -73,41 +101,38 @@ export function isUnreachable(err: unknown): boolean {
   );
 }
 
-/** Converts a viem failure into a DomainError: unreachable node, known revert, or generic revert. */
+/**
+ * Converts a viem failure into a DomainError: unreachable node, known revert, or generic revert.
+ * Messages are scrubbed and the raw viem error is not kept as the cause: its message names the
+ * RPC URL, which may carry a provider API key.
+ */
 export function chainFailure(err: unknown, action: string): unknown {
   if (err instanceof DomainError) return err;
   if (!(err instanceof BaseError)) return err;
   if (isUnreachable(err)) {
-    return new DomainError("unavailable", "CHAIN_UNAVAILABLE", "blockchain node unreachable", {
-      cause: err,
-    });
+    return new DomainError("unavailable", "CHAIN_UNAVAILABLE", "blockchain node unreachable");
   }
   const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError) as
     | ContractFunctionRevertedError
     | null;
   if (reverted) {
     const name = reverted.data?.errorName;
-    const reason = name
-      ? `${name}(${describeArgs(reverted.data?.args)})`
-      : reverted.reason ?? "execution reverted";
+    const reason = scrubChainText(
+      name
+        ? `${name}(${describeArgs(reverted.data?.args)})`
+        : reverted.reason ?? "execution reverted",
+    );
     const known = name ? revertCodes[name] : undefined;
     if (known) {
-      return new DomainError(known.kind, known.code, `${action} refused by contract: ${reason}`, {
-        cause: err,
-      });
+      return new DomainError(known.kind, known.code, `${action} refused by contract: ${reason}`);
     }
-    return new DomainError("invalid", "TX_REVERTED", `${action} reverted: ${reason}`, {
-      cause: err,
-    });
+    return new DomainError("invalid", "TX_REVERTED", `${action} reverted: ${reason}`);
   }
+  const short = scrubChainText(err.shortMessage);
   if (/revert/i.test(err.message)) {
-    return new DomainError("invalid", "TX_REVERTED", `${action} reverted: ${err.shortMessage}`, {
-      cause: err,
-    });
+    return new DomainError("invalid", "TX_REVERTED", `${action} reverted: ${short}`);
   }
-  return new DomainError("upstream", "CHAIN_ERROR", `${action} failed: ${err.shortMessage}`, {
-    cause: err,
-  });
+  return new DomainError("upstream", "CHAIN_ERROR", `${action} failed: ${short}`);
 }
 
 /** Runs a chain call, translating its failure. */

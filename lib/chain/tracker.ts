@@ -7,7 +7,7 @@
 import type { Hex } from "viem";
 import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
-import { isUnreachable } from "./polygon.ts";
+import { describeChainError, isUnreachable } from "./polygon.ts";
 
 /** The callback body sent to a request's callbackUrl. */
 export interface TxCallback {
@@ -79,7 +79,9 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
         }
       }
     } catch (err) {
-      s.log.warn("transaction tracking paused: chain unreachable", { err: String(err) });
+      s.log.warn("transaction tracking paused: chain unreachable", {
+        err: describeChainError(err, [chain.rpcUrl]),
+      });
       return;
     }
     if (!status) continue;
