@@ -4,6 +4,9 @@ import { DomainError } from "./errors.ts";
 import { equalFixed, randomToken, sha256Hex } from "./crypto/hashing.ts";
 import type { AppPrincipal } from "./auth/tokens.ts";
 
+/** The largest game index: games.game_index is a PostgreSQL integer (int4). */
+export const GAME_INDEX_MAX = 2_147_483_647;
+
 /** A game as the admin API shows it. */
 export interface Game {
   gameIndex: number;

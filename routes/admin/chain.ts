@@ -2,13 +2,13 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { requireGame } from "../../lib/tenancy.ts";
+import { GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
 import { CONTRACT_TYPES, registerContract } from "../../lib/chain/registry.ts";
 import { deployContract } from "../../lib/chain/deploy.ts";
 import type { Hex } from "viem";
 
 const network = z.enum(["polygon", "xpla"]);
-const gameIndex = z.number().int().positive();
+const gameIndex = z.number().int().positive().max(GAME_INDEX_MAX);
 
 const postWallet = createRoute({
   method: "post",

@@ -8,10 +8,10 @@ import {
   viewItemEndpoint,
 } from "../../lib/items/endpoints.ts";
 import { cpaCampaignSchema, registerCpaCampaign } from "../../lib/promotion/cpa.ts";
-import { requireGame } from "../../lib/tenancy.ts";
+import { GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
 import { notFound } from "../../lib/errors.ts";
 
-const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive() });
+const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) });
 const vendorWord = z.string().min(1).max(256);
 
 const endpointBody = z.discriminatedUnion("transport", [

@@ -10,9 +10,9 @@ import {
   updateProjectWords,
 } from "../../lib/moderation/projects.ts";
 import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
-import { requireGame } from "../../lib/tenancy.ts";
+import { GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
 
-const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive() });
+const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) });
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 const ProjectKey = z.string().min(1).max(64);
 

@@ -2,11 +2,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { createApp, createGame, requireGame } from "../../lib/tenancy.ts";
+import { createApp, createGame, GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
 import { API_SCOPES, createApiKey, revokeApiKey } from "../../lib/auth/api_keys.ts";
 import { notFound } from "../../lib/errors.ts";
 
-const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive() });
+const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) });
 
 const postGame = createRoute({
   method: "post",
