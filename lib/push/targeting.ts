@@ -44,7 +44,8 @@ export const TargetList = z.array(TargetBody)
 /** A targeting record creation body. */
 export const TargetingBody = z.object({
   company: z.string(),
-  companyIndex: z.number().int(),
+  // Stored in push_targetings.company_index, a PostgreSQL integer (int4).
+  companyIndex: z.number().int().min(-2_147_483_648).max(2_147_483_647),
   registrant: z.object({ id: z.string().trim().min(1), name: z.string().optional() }),
   description: z.string().trim().min(1, "must not be empty"),
   game: z.object({ gameindex: z.number().int() }),
