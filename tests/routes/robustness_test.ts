@@ -447,6 +447,7 @@ const NESTED_VALUES: [string, unknown][] = [
   ["empty array", []],
   ["negative", -1],
   ["fraction", 1.5],
+  ["int4 overflow", 2 ** 31],
   ["emoji/NUL", "😀\u0000"],
   ["huge string", HUGE],
 ];
@@ -534,6 +535,9 @@ function probes(r: RouteCase): Probe[] {
         mutate("fraction", 1.5);
         mutate("huge number", 1e308);
         mutate("unsafe integer", 2 ** 64);
+        mutate("int4 overflow", 2 ** 31);
+        mutate("max safe integer", Number.MAX_SAFE_INTEGER);
+        mutate("long array", Array(20_000).fill(1));
         for (const [label, s] of ODD_STRINGS) mutate(label, s);
         if (Array.isArray(target[f])) mutate("array of nulls", [null, null]);
       }
@@ -564,6 +568,7 @@ function probes(r: RouteCase): Probe[] {
         ["negative", "-1"],
         ["fraction", "1.5"],
         ["huge number", "9".repeat(40)],
+        ["int4 overflow", "2147483648"],
         ["zero", "0"],
         ["space", "%20"],
       ]
@@ -611,6 +616,7 @@ function probes(r: RouteCase): Probe[] {
         ["fraction", "1.5"],
         ["non-numeric", "abc"],
         ["huge", "9".repeat(400)],
+        ["int4 overflow", "2147483648"],
         ["%00", "%00"],
         ["bad percent", "%ZZ"],
         ["emoji", "%F0%9F%98%80"],
