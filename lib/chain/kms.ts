@@ -7,7 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Hex, TransactionSerializableEIP1559 } from "viem";
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
-import { fromBase64, randomBytes, toBase64 } from "../crypto/hashing.ts";
+import { deriveSealKey, openText, sealText } from "../crypto/seal.ts";
 
 /** What the chain code needs from key management. */
 export interface Kms {
@@ -25,41 +25,17 @@ export interface Kms {
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
 
-async function deriveKey(masterKey: string): Promise<CryptoKey> {
-  const material = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(`kms-wallet-key:v1:${masterKey}`),
-  );
-  return await crypto.subtle.importKey("raw", material, "AES-GCM", false, ["encrypt", "decrypt"]);
-}
+const PURPOSE = "kms-wallet-key";
 
 /** Encrypts a private key; the address is bound as associated data so rows cannot be swapped. */
 export async function sealKey(masterKey: string, address: string, privateKey: Hex) {
-  const iv = new Uint8Array(randomBytes(12));
-  const ct = await crypto.subtle.encrypt(
-    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(address.toLowerCase()) },
-    await deriveKey(masterKey),
-    new TextEncoder().encode(privateKey),
-  );
-  const joined = new Uint8Array(12 + ct.byteLength);
-  joined.set(iv);
-  joined.set(new Uint8Array(ct), 12);
-  return `v1:${toBase64(joined)}`;
+  return await sealText(await deriveSealKey(masterKey, PURPOSE), address.toLowerCase(), privateKey);
 }
 
 /** Decrypts a sealed key; throws when the master key or address does not match. */
 export async function openKey(masterKey: string, address: string, sealed: string): Promise<Hex> {
-  const bytes = fromBase64(sealed.replace(/^v1:/, ""));
-  const plain = await crypto.subtle.decrypt(
-    {
-      name: "AES-GCM",
-      iv: new Uint8Array(bytes.slice(0, 12)),
-      additionalData: new TextEncoder().encode(address.toLowerCase()),
-    },
-    await deriveKey(masterKey),
-    new Uint8Array(bytes.slice(12)),
-  );
-  return new TextDecoder().decode(plain) as Hex;
+  const key = await deriveSealKey(masterKey, PURPOSE);
+  return await openText(key, address.toLowerCase(), sealed) as Hex;
 }
 
 /** The database-backed KMS: sealed keys in `chain_wallets`. */
