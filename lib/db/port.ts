@@ -51,8 +51,19 @@ export function toParam(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Uint8Array) return value;
-  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  if (typeof value === "object" && value !== null) return toJsonText(value);
   return value;
+}
+
+/**
+ * JSON text PostgreSQL accepts. JSON.stringify writes a lone UTF-16 surrogate as a `\udXXX`
+ * escape, which jsonb refuses; it becomes U+FFFD, as it does in a text parameter.
+ */
+export function toJsonText(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /(\\+)u(d[89a-f][0-9a-f]{2})/gi,
+    (escape, slashes: string) => slashes.length % 2 === 1 ? `${slashes.slice(1)}\ufffd` : escape,
+  );
 }
 
 /** Wraps whatever a driver threw into a DbError, keeping the SQLSTATE. */

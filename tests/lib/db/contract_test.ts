@@ -75,6 +75,29 @@ for (const [name, open, ignore] of adapters) {
   });
 
   Deno.test({
+    name: `sql(${name}): a lone surrogate is stored as U+FFFD; NUL is refused as unstorable text`,
+    ignore,
+    fn: async () => {
+      const db = await open();
+      const [row] = await db.query<{ j: unknown }>("select $1::jsonb as j", [
+        { lone: "a\ud800b", pair: "😀", slash: "\\ud800" },
+      ]);
+      assert.deepEqual(row.j, { lone: "a\ufffdb", pair: "😀", slash: "\\ud800" });
+      for (
+        const [sql, param] of [["select $1::text", "a\u0000"], ["select $1::jsonb", {
+          a: "\u0000",
+        }]]
+      ) {
+        await assert.rejects(
+          db.query(sql as string, [param]),
+          (err) => err instanceof DbError && err.unstorableText && !err.unavailable,
+        );
+      }
+      if (name !== "pglite" || dbUrl) await db.close();
+    },
+  });
+
+  Deno.test({
     name: `sql(${name}): errors carry SQLSTATE`,
     ignore,
     fn: async () => {
