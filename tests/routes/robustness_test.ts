@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { admin, ADMIN_TOKEN, call, callJson, seedTenant, testEnv } from "../harness.ts";
 import { encryptEcb } from "../../lib/crypto/aes_ecb.ts";
+import { campaignBody } from "./push/fixture.ts";
 import { chainEnv, chainTestOptions, deploy, fundedWallet } from "../lib/chain/anvil.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -337,6 +338,7 @@ function mutatedPlaintexts(plain: Record<string, unknown>): string[] {
 
 /** Hand-written bodies where the schema says too little to reach the handler's own logic. */
 function baseBody(r: RouteCase): Body | undefined {
+  if (r.path === "/push/campaigns") return campaignBody({ tenant, headers: {} });
   if (r.path === "/api/cpa") {
     return { appid: tenant.appid, vid: "7", server_id: "1", cpa_code: "robust" };
   }
