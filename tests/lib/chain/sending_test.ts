@@ -44,7 +44,7 @@ Deno.test({
       const txs = await Promise.all(
         [a, b].map((r) => t.client.getTransaction({ hash: r.body.data.txhash })),
       );
-      const nonces = txs.map((x) => x.nonce).sort();
+      const nonces = txs.map((x) => x.nonce).sort((x, y) => x - y);
       assert.deepEqual(nonces, [start, start + 1]);
       // Not mined yet: both are listed PENDING.
       await t.services.idle();
