@@ -144,7 +144,10 @@ for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<stri
   }
 }
 // Routes outside the document.
-routes.push({ method: "GET", path: "/docs", params: [], documented5xx: [] });
+routes.push(
+  { method: "GET", path: "/docs", params: [], documented5xx: [] },
+  { method: "GET", path: "/openapi.json", params: [], documented5xx: [] },
+);
 assert.ok(routes.some((r) => r.path === "/api/cpa"), "the OpenAPI document lists /api/cpa");
 assert.ok(routes.length > 40, `only ${routes.length} routes in the document`);
 
@@ -451,6 +454,7 @@ const NESTED_VALUES: [string, unknown][] = [
   ["fraction", 1.5],
   ["int4 overflow", 2 ** 31],
   ["emoji/NUL", "😀\u0000"],
+  ["lone surrogate", "\udc00x"],
   ["huge string", HUGE],
 ];
 
@@ -514,7 +518,30 @@ function probes(r: RouteCase): Probe[] {
       { label: "BOM + JSON", path, body: "\ufeff{}", contentType: "application/json" },
       json("deeply nested", JSON.parse("[".repeat(2000) + "]".repeat(2000))),
       json("__proto__ key", JSON.parse('{"__proto__":{"polluted":1},"constructor":1}')),
+      {
+        label: "invalid UTF-8 bytes",
+        path,
+        body: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+        contentType: "application/json",
+      },
+      { label: "duplicate keys", path, body: '{"a":1,"a":2}', contentType: "application/json" },
     );
+    for (
+      const type of [
+        "application/json; charset=latin1",
+        "APPLICATION/JSON",
+        "application/json-patch+json",
+        "application/jsonx",
+        "multipart/form-data; boundary=x",
+      ]
+    ) {
+      out.push({
+        label: `content type ${type}`,
+        path,
+        body: JSON.stringify(base ?? {}),
+        contentType: type,
+      });
+    }
     if (base !== undefined) {
       out.push(json("valid-ish", base));
       const target = Array.isArray(base) ? base[0] as Record<string, unknown> : base;
@@ -566,6 +593,8 @@ function probes(r: RouteCase): Probe[] {
         ["../..", "..%2f..%2fadmin"],
         ["bad percent", "%ZZ"],
         ["emoji", "%F0%9F%98%80"],
+        ["invalid UTF-8", "%C3%28"],
+        ["encoded surrogate", "%ED%A0%80"],
         ["non-numeric", "abc"],
         ["negative", "-1"],
         ["fraction", "1.5"],
@@ -607,6 +636,9 @@ function probes(r: RouteCase): Probe[] {
     withHeaders("odd request id", { "x-request-id": "r".repeat(1000) }),
     { label: "wrong method", path, method: r.method === "PUT" ? "PATCH" : "PUT" },
     { label: "OPTIONS", path, method: "OPTIONS" },
+    { ...authed("extra segment", base), path: `${path}/extra` },
+    { ...authed("trailing slash", base), path: `${path}/` },
+    { ...authed("double slash", base), path: path.replace("/", "//") },
   );
   const queryNames = r.params.filter((p) => p.in === "query").map((p) => p.name);
   if (queryNames.length === 0) queryNames.push("unexpected");
@@ -622,6 +654,8 @@ function probes(r: RouteCase): Probe[] {
         ["%00", "%00"],
         ["bad percent", "%ZZ"],
         ["emoji", "%F0%9F%98%80"],
+        ["invalid UTF-8", "%C3%28"],
+        ["encoded surrogate", "%ED%A0%80"],
         ["long", "q".repeat(5000)],
       ]
     ) {
@@ -660,6 +694,7 @@ async function check(r: RouteCase, probe: Probe): Promise<string | undefined> {
     assert.doesNotMatch(text, /at file:\/\/|\bError:|\n\s+at /, "stack trace in body");
     for (const s of secrets) assert.ok(!text.includes(s), "secret in body");
     if (r.path === "/docs" && res.status === 200) return;
+    if (r.path === "/openapi.json" && res.status === 200) return void JSON.parse(text);
     const family = familyFor(new URL(probe.path, "http://x").pathname);
     // Push and admin successes follow the spec per resource; some have no body (200/204).
     const bodyless = res.status < 300 && text === "" && /^(push|admin)$/.test(family.name);
