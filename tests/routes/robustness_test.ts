@@ -437,7 +437,18 @@ function fillPath(template: string, override: Record<string, string> = {}): stri
 }
 
 const HUGE = "h".repeat(100 * 1024);
+const b64url = (v: unknown) =>
+  btoa(JSON.stringify(v)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+/** Token-shaped garbage: parsers of JWTs and API keys must refuse these, not throw. */
+const TOKENS: [string, string][] = [
+  ["alg none JWT", `${b64url({ alg: "none" })}.${b64url({ sub: "x" })}.`],
+  ["array payload JWT", `${b64url({ alg: "ES256", kid: "x" })}.${b64url([1])}.c2ln`],
+  ["odd kid JWT", `${b64url({ alg: "ES256", kid: { a: 1 } })}.${b64url({ exp: "x" })}.c2ln`],
+  ["HS256 JWT", `${b64url({ alg: "HS256", typ: "JWT" })}.${b64url({ gid: -1 })}.c2ln`],
+  ["not base64 JWT", "%%%.%%%.%%%"],
+];
 const ODD_STRINGS: [string, string][] = [
+  ...TOKENS,
   ["huge string", HUGE],
   ["emoji/NUL", "😀\u0000\u202e한글\uffff"],
   ["lone surrogate", "\ud800x"],
@@ -626,6 +637,9 @@ function probes(r: RouteCase): Probe[] {
       authorization: "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
     }),
     withHeaders("basic scheme", { authorization: "Basic dXNlcjpwYXNz" }),
+    ...TOKENS.map(([label, token]) =>
+      withHeaders(`bearer ${label}`, { authorization: `Bearer ${token}` })
+    ),
     withHeaders("bearer without token", { authorization: "Bearer" }),
     withHeaders("two tokens", { authorization: "Bearer a b" }),
     withHeaders("odd x-network", { "x-network": "ethereum" }),
