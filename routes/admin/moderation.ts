@@ -79,6 +79,17 @@ const putWords = createRoute({
   },
 });
 
+/**
+ * Decimal text within PostgreSQL bigint, the type of the columns these filters compare with
+ * (19 digits can exceed it). zod runs the refinement even after the pattern failed.
+ */
+function bigintText(pattern: RegExp, message: string) {
+  return z.string().regex(pattern, message).refine(
+    (s) => !pattern.test(s) || (BigInt(s) >= -(2n ** 63n) && BigInt(s) < 2n ** 63n),
+    message,
+  );
+}
+
 const getChatLogs = createRoute({
   method: "get",
   path: "/admin/v1/games/{gameIndex}/chat-logs",
@@ -88,9 +99,9 @@ const getChatLogs = createRoute({
     params: GameIndex,
     query: z.object({
       flagged: z.enum(["true", "false"]).optional(),
-      userId: z.string().regex(/^-?\d{1,19}$/, "must be an integer").optional(),
+      userId: bigintText(/^-?\d{1,19}$/, "must be a 64-bit integer").optional(),
       limit: z.coerce.number().int().min(1).max(500).default(50),
-      cursor: z.string().regex(/^\d{1,19}$/, "is not a cursor from this listing").optional(),
+      cursor: bigintText(/^\d{1,19}$/, "is not a cursor from this listing").optional(),
     }),
   },
   responses: {
