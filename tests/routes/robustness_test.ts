@@ -452,6 +452,7 @@ const ODD_STRINGS: [string, string][] = [
   ["huge string", HUGE],
   ["emoji/NUL", "😀\u0000\u202e한글\uffff"],
   ["lone surrogate", "\ud800x"],
+  ["int8 overflow digits", "9999999999999999999"],
   ["empty string", ""],
 ];
 
@@ -466,6 +467,7 @@ const NESTED_VALUES: [string, unknown][] = [
   ["int4 overflow", 2 ** 31],
   ["emoji/NUL", "😀\u0000"],
   ["lone surrogate", "\udc00x"],
+  ["int8 overflow digits", "9999999999999999999"],
   ["huge string", HUGE],
 ];
 
@@ -611,6 +613,9 @@ function probes(r: RouteCase): Probe[] {
         ["fraction", "1.5"],
         ["huge number", "9".repeat(40)],
         ["int4 overflow", "2147483648"],
+        ["int8 overflow", "9999999999999999999"],
+        ["max safe integer", "9007199254740991"],
+        ["exponent", "1e3"],
         ["zero", "0"],
         ["space", "%20"],
       ]
@@ -665,6 +670,9 @@ function probes(r: RouteCase): Probe[] {
         ["non-numeric", "abc"],
         ["huge", "9".repeat(400)],
         ["int4 overflow", "2147483648"],
+        ["int8 overflow", "9999999999999999999"],
+        ["max safe integer", "9007199254740991"],
+        ["exponent", "1e3"],
         ["%00", "%00"],
         ["bad percent", "%ZZ"],
         ["emoji", "%F0%9F%98%80"],
