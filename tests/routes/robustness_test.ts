@@ -453,6 +453,7 @@ const ODD_STRINGS: [string, string][] = [
   ["emoji/NUL", "😀\u0000\u202e한글\uffff"],
   ["lone surrogate", "\ud800x"],
   ["int8 overflow digits", "9999999999999999999"],
+  ["uint256 overflow digits", "9".repeat(78)],
   ["empty string", ""],
 ];
 
@@ -468,6 +469,7 @@ const NESTED_VALUES: [string, unknown][] = [
   ["emoji/NUL", "😀\u0000"],
   ["lone surrogate", "\udc00x"],
   ["int8 overflow digits", "9999999999999999999"],
+  ["uint256 overflow digits", "9".repeat(78)],
   ["huge string", HUGE],
 ];
 
@@ -614,6 +616,7 @@ function probes(r: RouteCase): Probe[] {
         ["huge number", "9".repeat(40)],
         ["int4 overflow", "2147483648"],
         ["int8 overflow", "9999999999999999999"],
+        ["uint256 overflow", "9".repeat(78)],
         ["max safe integer", "9007199254740991"],
         ["exponent", "1e3"],
         ["zero", "0"],
@@ -671,6 +674,7 @@ function probes(r: RouteCase): Probe[] {
         ["huge", "9".repeat(400)],
         ["int4 overflow", "2147483648"],
         ["int8 overflow", "9999999999999999999"],
+        ["uint256 overflow", "9".repeat(78)],
         ["max safe integer", "9007199254740991"],
         ["exponent", "1e3"],
         ["%00", "%00"],
