@@ -3,7 +3,7 @@
  * record is available once it holds data and locked while a campaign using it is sending.
  */
 import { z } from "zod";
-import type { Sql } from "../db/port.ts";
+import { DbError, type Sql } from "../db/port.ts";
 import { DomainError, invalid, notFound } from "../errors.ts";
 
 /** Most targets one upload call accepts. */
@@ -178,7 +178,20 @@ export async function uploadTargets(
       where id = $1 and exists (select 1 from push_targets where targeting_id = $1)`,
     params: [targetingId],
   });
-  await db.transaction(statements);
+  // Last, inside the same transaction: if a campaign using the record started sending while the
+  // batch ran, fail the whole batch (division by zero, SQLSTATE 22012) so nothing is stored and
+  // the caller hears "locked" instead of a 200 for rows that were skipped.
+  statements.push({
+    text: `select 1 / (case when exists (
+        select 1 from push_campaigns where targeting_id = $1 and status = 2) then 0 else 1 end)`,
+    params: [targetingId],
+  });
+  try {
+    await db.transaction(statements);
+  } catch (err) {
+    if (err instanceof DbError && err.code === "22012") throw lockedError(targetingId);
+    throw err;
+  }
   return { received: rows.length };
 }
 

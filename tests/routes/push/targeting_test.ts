@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { call, callJson, testEnv } from "../../harness.ts";
 import { campaignBody, postCampaign, type PushTenant, pushTenant } from "./fixture.ts";
-import { findTargeting } from "../../../lib/push/targeting.ts";
+import { findTargeting, uploadTargets } from "../../../lib/push/targeting.ts";
+import type { Sql } from "../../../lib/db/port.ts";
 import { dispatchDuePushes } from "../../../lib/push/dispatch.ts";
 
 function createTargeting(t: PushTenant, patch: Record<string, unknown> = {}) {
@@ -168,4 +169,34 @@ Deno.test("targeting data: locked while a campaign using it is sending", async (
   } finally {
     clock.reset();
   }
+});
+
+Deno.test("targeting data: a campaign that starts sending during an upload fails the whole upload", async () => {
+  const t = await pushTenant();
+  const { services } = await testEnv();
+  const { body: { id } } = await createTargeting(t);
+  const appid = t.tenant.appid;
+  const campaign = await postCampaign(t, campaignBody(t, { type: "T", targetingId: id }));
+  assert.equal(campaign.status, 200, JSON.stringify(campaign.body));
+  // The record is unlocked when checked; the campaign starts sending just before the batch runs.
+  const racing: Sql = {
+    ...services.db,
+    query: (text, params) => services.db.query(text, params),
+    transaction: async (statements) => {
+      await services.db.query("update push_campaigns set status = 2 where targeting_id = $1", [id]);
+      return await services.db.transaction(statements);
+    },
+  };
+  await assert.rejects(
+    uploadTargets(racing, id, [{ identifier: { playerId: 9 }, app: { appid } }], {
+      gameIndex: t.tenant.gameIndex,
+    }),
+    (e: { code?: string }) => e.code === "TARGETING_LOCKED",
+  );
+  const [{ n }] = await services.db.query<{ n: number }>(
+    "select count(*)::int as n from push_targets where targeting_id = $1",
+    [id],
+  );
+  assert.equal(n, 0, "nothing of the refused upload was stored");
+  await services.db.query("update push_campaigns set status = 4 where targeting_id = $1", [id]);
 });
