@@ -21,6 +21,7 @@ const schema = z.object({
   UPSTASH_REDIS_REST_URL: optionalText,
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   JWT_PRIVATE_JWK: optionalText,
+  JWT_PREVIOUS_PUBLIC_JWKS: optionalText,
   KMS_MASTER_KEY: optionalText,
   WEBHOOK_SIGNING_SECRET: optionalText,
   POLYGON_RPC_URL: optionalText,

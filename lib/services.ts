@@ -88,7 +88,10 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
       fetch: parts.fetch,
       now: () => clock.now(),
     }),
-    signingKey: await loadSigningKey(parts.secrets.jwtPrivateJwk),
+    signingKey: await loadSigningKey(
+      parts.secrets.jwtPrivateJwk,
+      parts.config.JWT_PREVIOUS_PUBLIC_JWKS,
+    ),
     secrets: parts.secrets,
     chain: parts.chain ?? (parts.config.POLYGON_RPC_URL
       ? createPolygonChain({

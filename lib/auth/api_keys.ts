@@ -61,7 +61,7 @@ export async function verifyApiKey(
 ): Promise<ApiKeyPrincipal> {
   let keyId: string;
   try {
-    const { payload } = await jwtVerify(token, key.publicKey, {
+    const { payload } = await jwtVerify(token, key.verifyKey, {
       issuer: "game-platform",
       algorithms: ["ES256"],
     });

@@ -70,7 +70,7 @@ export async function verifyAppToken(
   nowMs: number,
 ): Promise<VerifiedToken> {
   try {
-    const { payload } = await jwtVerify(token, key.publicKey, {
+    const { payload } = await jwtVerify(token, key.verifyKey, {
       issuer: ISSUER,
       algorithms: ["ES256"],
       currentDate: new Date(nowMs),
