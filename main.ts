@@ -55,10 +55,18 @@ async function denoItemSocket() {
   return mod.createDenoItemSocket();
 }
 
+async function denoResolver() {
+  // Computed like embeddedHooks: Deno.resolveDns stays out of Workers bundles.
+  const path = "./lib/outbound/resolve_deno.ts";
+  const mod = await import(path) as typeof import("./lib/outbound/resolve_deno.ts");
+  return mod.createDenoResolver();
+}
+
 async function serveDeno(config: Config) {
   const services = await boot(config, {
     embedded: await embeddedHooks(),
     itemSocket: await denoItemSocket(),
+    resolveHost: await denoResolver(),
   });
   const app = createApp(services);
   const log = services.log;

@@ -11,6 +11,7 @@ import { migrate } from "./db/migrate.ts";
 import type { Clock } from "./clock.ts";
 import type { Logger } from "./log.ts";
 import { hmacSha256Hex } from "./crypto/hashing.ts";
+import type { HostResolver } from "./outbound/mod.ts";
 import type { ItemSocket } from "./items/socket.ts";
 
 /** Runtime hooks: how to open the embedded database and secrets where a filesystem exists. */
@@ -23,6 +24,8 @@ export interface BootOptions {
   log?: Logger;
   /** A direct TCP dialer for item delivery where the runtime has one (Deno). */
   itemSocket?: ItemSocket;
+  /** Host-name resolver for the outbound guard (Deno). */
+  resolveHost?: HostResolver;
   /** Skip applying migrations (the migrate task applies them itself). */
   skipMigrations?: boolean;
 }
@@ -73,6 +76,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
     clock: options.clock,
     log: options.log,
     itemSocket: options.itemSocket,
+    resolveHost: options.resolveHost,
   });
   if (
     !config.embedded &&

@@ -7,7 +7,7 @@ import type { Sql } from "./db/port.ts";
 import type { Kv } from "./kv/port.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { createOutbound, type Outbound } from "./outbound/mod.ts";
+import { createOutbound, type HostResolver, type Outbound } from "./outbound/mod.ts";
 import { loadSigningKey, type SigningKey } from "./auth/keys.ts";
 import { sha256Hex } from "./crypto/hashing.ts";
 import { createPolygonChain, type PolygonChain } from "./chain/polygon.ts";
@@ -65,6 +65,8 @@ export interface ServiceParts {
   chain?: PolygonChain;
   /** Replaces the database-backed KMS (e.g. a cloud KMS). */
   kms?: Kms;
+  /** Resolves host names for the outbound guard where the runtime can (Deno). */
+  resolveHost?: HostResolver;
   /** A direct TCP dialer where the runtime has one (Deno); SIDECAR_URL takes precedence. */
   itemSocket?: ItemSocket;
   /** Replaces the OTP providers built from configuration. */
@@ -87,6 +89,7 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
       defaultTimeoutMs: parts.config.OUTBOUND_TIMEOUT_MS,
       fetch: parts.fetch,
       now: () => clock.now(),
+      resolve: parts.resolveHost,
     }),
     signingKey: await loadSigningKey(
       parts.secrets.jwtPrivateJwk,

@@ -4,7 +4,7 @@
  */
 import type { Services } from "../services.ts";
 import { apihashHex } from "../crypto/apihash.ts";
-import { isPrivateHost, OutboundFailure, OutboundRefused } from "../outbound/mod.ts";
+import { OutboundFailure, OutboundRefused } from "../outbound/mod.ts";
 import type { ItemEndpoint } from "./endpoints.ts";
 import { SocketFailure } from "./socket.ts";
 
@@ -40,8 +40,11 @@ export async function sendItemBody(
       throw err;
     }
   }
-  if (!services.config.allowPrivateOutbound && isPrivateHost(endpoint.host)) {
-    throw new TransportFailure(`private or loopback address refused: ${endpoint.host}`, true);
+  try {
+    await services.outbound.assertPublicHost(endpoint.host);
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw new TransportFailure(err.message, true);
+    throw err;
   }
   try {
     return await services.itemSocket.exchange({

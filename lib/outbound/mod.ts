@@ -2,7 +2,7 @@
  * Outbound HTTP: one place for timeouts, retries with backoff and jitter, HMAC signatures and
  * the private-address guard. Chain RPC does not go through here.
  */
-import { assertOutboundUrl, OutboundRefused } from "./guard.ts";
+import { assertOutboundUrl, isPrivateHost, OutboundRefused } from "./guard.ts";
 import { hmacSha256Hex } from "../crypto/hashing.ts";
 
 export { isPrivateHost, OutboundRefused } from "./guard.ts";
@@ -40,7 +40,15 @@ export class OutboundFailure extends Error {
 export interface Outbound {
   /** Sends a request; throws OutboundRefused, or OutboundFailure after the last attempt. */
   send(req: OutboundRequest): Promise<OutboundResponse>;
+  /**
+   * Throws OutboundRefused when private targets are not allowed and the host is private, or is a
+   * name that resolves to a private address (where the runtime can resolve names).
+   */
+  assertPublicHost(hostname: string): Promise<void>;
 }
+
+/** Resolves a host name to its addresses (the Deno server has one; edge runtimes do not). */
+export type HostResolver = (hostname: string) => Promise<string[]>;
 
 /** Exponential backoff with full jitter: base * 2^attempt, capped, randomised in [cap/2, cap]. */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number, rnd = Math.random) {
@@ -94,6 +102,7 @@ export function createOutbound(options: {
   fetch?: typeof fetch;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
+  resolve?: HostResolver;
 }): Outbound {
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
@@ -127,9 +136,31 @@ export function createOutbound(options: {
       clearTimeout(timer);
     }
   }
+  async function assertPublicHost(hostname: string) {
+    if (options.allowPrivate) return;
+    const host = hostname.replace(/^\[|\]$/g, "");
+    if (isPrivateHost(host)) {
+      throw new OutboundRefused(`private or loopback address refused: ${host}`);
+    }
+    // A literal address was judged above; a name is judged by what it resolves to.
+    if (!options.resolve || host.includes(":") || /^[\d.]+$/.test(host)) return;
+    let addresses: string[];
+    try {
+      addresses = await options.resolve(host);
+    } catch {
+      // Names the DNS lookup cannot answer (e.g. hosts-file names) are left to the connection.
+      return;
+    }
+    const inner = addresses.find((a) => isPrivateHost(a));
+    if (inner !== undefined) {
+      throw new OutboundRefused(`${host} resolves to a private or loopback address`);
+    }
+  }
   return {
+    assertPublicHost,
     async send(req) {
-      assertOutboundUrl(req.url, options.allowPrivate);
+      const url = assertOutboundUrl(req.url, options.allowPrivate);
+      await assertPublicHost(url.hostname);
       const attempts = 1 + (req.retries ?? 0);
       let last: unknown;
       for (let i = 0; i < attempts; i++) {

@@ -120,3 +120,40 @@ Deno.test("outbound: an oversized answer is refused without buffering it all", a
   });
   assert.equal((await small.send({ url: "http://127.0.0.1:9/" })).text, "héllo");
 });
+
+Deno.test("outbound: a name that resolves to a private address is refused", async () => {
+  const lookups: string[] = [];
+  const zone: Record<string, string[]> = {
+    "evil.example": ["93.184.216.34", "127.0.0.1"],
+    "meta.example": ["::ffff:a9fe:a9fe"],
+    "good.example": ["93.184.216.34"],
+  };
+  let fetched = 0;
+  const outbound = createOutbound({
+    allowPrivate: false,
+    defaultTimeoutMs: 1000,
+    resolve: (host) => {
+      lookups.push(host);
+      return host in zone ? Promise.resolve(zone[host]) : Promise.reject(new Error("NXDOMAIN"));
+    },
+    fetch: () => {
+      fetched++;
+      return Promise.resolve(new Response("ok"));
+    },
+  });
+  await assert.rejects(outbound.send({ url: "https://evil.example/hook" }), OutboundRefused);
+  await assert.rejects(outbound.assertPublicHost("meta.example"), OutboundRefused);
+  await assert.rejects(outbound.assertPublicHost("10.1.2.3"), OutboundRefused);
+  assert.equal(fetched, 0);
+  assert.equal((await outbound.send({ url: "https://good.example/hook" })).status, 200);
+  // A name DNS cannot answer is left to the connection (which fails by itself if it cannot resolve).
+  await outbound.assertPublicHost("hosts-file-only");
+  assert.deepEqual(lookups, ["evil.example", "meta.example", "good.example", "hosts-file-only"]);
+
+  const permissive = createOutbound({
+    allowPrivate: true,
+    defaultTimeoutMs: 1000,
+    resolve: () => Promise.reject(new Error("must not be asked")),
+  });
+  await permissive.assertPublicHost("evil.example");
+});
