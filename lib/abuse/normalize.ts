@@ -16,6 +16,25 @@
  *   5→s 7→t 8→b 9→g @→a $→s !→i |→i, and l folds to i so "1" and "l" agree); a digit wedged
  *   between two non-Latin letters is filler and vanishes ("시1발").
  */
+import {
+  expand,
+  fillTable,
+  K_DIGIT,
+  K_LATIN,
+  K_LEET,
+  K_OTHER,
+  K_PUNCT,
+  K_SKIP,
+  K_SPACE,
+  LEET,
+  multi,
+  T_IGNORE,
+  T_MULTI,
+  T_UNSET,
+  tabCp,
+  tabKind,
+} from "./char_classes.ts";
+import { LEAD, TRAIL } from "./hangul.ts";
 
 /** Normalised text: code points plus the original UTF-16 span of each. */
 export interface Normalized {
@@ -24,174 +43,6 @@ export interface Normalized {
   start: Int32Array;
   end: Int32Array;
 }
-
-const K_SKIP = 0;
-const K_LATIN = 1;
-const K_OTHER = 2;
-const K_DIGIT = 3;
-const K_LEET = 4;
-const K_SPACE = 5;
-const K_PUNCT = 6;
-const T_UNSET = 0;
-const T_MULTI = 7;
-const T_IGNORE = 8;
-
-// Per BMP code point: its kind (T_MULTI when it expands) and its single output.
-const tabKind = new Uint8Array(65536);
-const tabCp = new Int32Array(65536);
-const multi = new Map<number, { kinds: number[]; cps: number[] }>();
-
-const LEET: Record<number, number> = {};
-for (
-  const [from, to] of Object.entries({
-    "0": "o",
-    "1": "i",
-    "3": "e",
-    "4": "a",
-    "5": "s",
-    "7": "t",
-    "8": "b",
-    "9": "g",
-    "@": "a",
-    "$": "s",
-    "!": "i",
-    "|": "i",
-  })
-) LEET[from.charCodeAt(0)] = to.charCodeAt(0);
-
-// Leading consonants (U+1100..) in compatibility-jamo form.
-const LEAD = [
-  0x3131,
-  0x3132,
-  0x3134,
-  0x3137,
-  0x3138,
-  0x3139,
-  0x3141,
-  0x3142,
-  0x3143,
-  0x3145,
-  0x3146,
-  0x3147,
-  0x3148,
-  0x3149,
-  0x314a,
-  0x314b,
-  0x314c,
-  0x314d,
-  0x314e,
-];
-// Trailing consonants (U+11A8..); clusters are split into their two consonants.
-const TRAIL: number[][] = [
-  [0x3131],
-  [0x3132],
-  [0x3131, 0x3145],
-  [0x3134],
-  [0x3134, 0x3148],
-  [0x3134, 0x314e],
-  [0x3137],
-  [0x3139],
-  [0x3139, 0x3131],
-  [0x3139, 0x3141],
-  [0x3139, 0x3142],
-  [0x3139, 0x3145],
-  [0x3139, 0x314c],
-  [0x3139, 0x314d],
-  [0x3139, 0x314e],
-  [0x3141],
-  [0x3142],
-  [0x3142, 0x3145],
-  [0x3145],
-  [0x3146],
-  [0x3147],
-  [0x3148],
-  [0x314a],
-  [0x314b],
-  [0x314c],
-  [0x314d],
-  [0x314e],
-];
-// Compatibility clusters typed directly.
-const COMPAT_CLUSTER: Record<number, number[]> = {
-  0x3133: [0x3131, 0x3145],
-  0x3135: [0x3134, 0x3148],
-  0x3136: [0x3134, 0x314e],
-  0x313a: [0x3139, 0x3131],
-  0x313b: [0x3139, 0x3141],
-  0x313c: [0x3139, 0x3142],
-  0x313d: [0x3139, 0x3145],
-  0x313e: [0x3139, 0x314c],
-  0x313f: [0x3139, 0x314d],
-  0x3140: [0x3139, 0x314e],
-  0x3144: [0x3142, 0x3145],
-};
-
-const RE_IGNORE = /^[\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
-const RE_SPACE = /^\s$/u;
-const RE_LETTER = /^[\p{L}\p{M}]$/u;
-const RE_LATIN = /^\p{Script=Latin}$/u;
-const RE_DIGIT = /^\p{Nd}$/u;
-
-/** Canonical jamo for one conjoining or compatibility jamo, or null when cp is not one. */
-function jamoOf(cp: number): number[] | null {
-  if (cp >= 0x1100 && cp <= 0x1112) return [LEAD[cp - 0x1100]];
-  if (cp >= 0x1161 && cp <= 0x1175) return [0x314f + cp - 0x1161];
-  if (cp >= 0x11a8 && cp <= 0x11c2) return TRAIL[cp - 0x11a8];
-  if (cp >= 0x3131 && cp <= 0x318e) return COMPAT_CLUSTER[cp] ?? [cp];
-  return null;
-}
-
-/** Computes the outputs of one code point (slow path, cached by the callers). */
-function expand(cp: number): { kinds: number[]; cps: number[] } {
-  const kinds: number[] = [];
-  const cps: number[] = [];
-  const folded = String.fromCodePoint(cp).normalize("NFKD").toLowerCase();
-  for (const ch of folded) {
-    let c = ch.codePointAt(0)!;
-    if (c === 0xdf) { // ß
-      kinds.push(K_LATIN, K_LATIN);
-      cps.push(0x73, 0x73);
-      continue;
-    }
-    const jamo = jamoOf(c);
-    if (jamo) {
-      for (const j of jamo) {
-        kinds.push(K_OTHER);
-        cps.push(j);
-      }
-      continue;
-    }
-    if (c >= 0x30a1 && c <= 0x30f6) c -= 0x60; // katakana -> hiragana
-    if (c === 0x3c2) c = 0x3c3; // final sigma
-    const s = String.fromCodePoint(c);
-    if (LEET[c] !== undefined && !(c >= 0x30 && c <= 0x39)) {
-      kinds.push(K_LEET);
-    } else if (RE_SPACE.test(s)) kinds.push(K_SPACE);
-    else if (RE_IGNORE.test(s)) continue;
-    else if (RE_DIGIT.test(s)) kinds.push(K_DIGIT);
-    else if (RE_LETTER.test(s)) {
-      if (c === 0x6c) c = 0x69; // l reads as i, like 1 and |
-      kinds.push(RE_LATIN.test(s) ? K_LATIN : K_OTHER);
-    } else kinds.push(K_PUNCT);
-    cps.push(c);
-  }
-  return { kinds, cps };
-}
-
-function fillTable(cp: number): number {
-  const { kinds, cps } = expand(cp);
-  if (kinds.length === 0) tabKind[cp] = T_IGNORE;
-  else if (kinds.length === 1) {
-    tabKind[cp] = kinds[0] === K_SKIP ? T_IGNORE : kinds[0];
-    tabCp[cp] = cps[0];
-  } else {
-    multi.set(cp, { kinds, cps });
-    tabKind[cp] = T_MULTI;
-  }
-  return tabKind[cp];
-}
-
-for (let cp = 0; cp < 128; cp++) fillTable(cp);
 
 // Scratch buffers reused across calls (normalisation is synchronous).
 let cap = 0;
