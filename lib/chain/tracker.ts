@@ -7,7 +7,7 @@
 import type { Hex } from "viem";
 import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
-import { describeChainError, isUnreachable } from "./polygon.ts";
+import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
 
 /** The callback body sent to a request's callbackUrl. */
 export interface TxCallback {
@@ -52,50 +52,58 @@ export async function trackPendingTransactions(s: Services, nowMs = s.clock.now(
 async function settle(s: Services, rows: PendingRow[], nowMs: number) {
   const chain = s.chain;
   if (!chain || rows.length === 0) return;
-  let settled = 0;
+  const decided: { request_id: string; status: "SUCCESS" | "FAILED" }[] = [];
   for (const row of rows) {
     if (row.chain_id !== chain.chainId) continue;
-    let status: "SUCCESS" | "FAILED" | null = null;
+    let status: "SUCCESS" | "FAILED" | null;
     try {
-      const receipt = await chain.client.getTransactionReceipt({ hash: row.tx_hash as Hex })
-        .catch((err) => {
-          if (isUnreachable(err)) throw err;
-          return null;
-        });
-      if (receipt) {
-        // A registered hash must be the requested transaction: same sender and contract.
-        const matches = receipt.from.toLowerCase() === row.from_address.toLowerCase() &&
-          receipt.to?.toLowerCase() === row.contract.toLowerCase();
-        status = receipt.status === "success" && matches ? "SUCCESS" : "FAILED";
-      } else {
-        const since = (row.sent_at ?? row.updated_at).getTime();
-        if (nowMs - since >= s.config.TX_DROP_AFTER_MS) {
-          const seen = await chain.client.getTransaction({ hash: row.tx_hash as Hex })
-            .catch((err) => {
-              if (isUnreachable(err)) throw err;
-              return null;
-            });
-          if (!seen) status = "FAILED";
-        }
-      }
+      status = await outcome(s, chain, row, nowMs);
     } catch (err) {
       s.log.warn("transaction tracking paused: chain unreachable", {
         err: describeChainError(err, [chain.rpcUrl]),
       });
-      return;
+      break;
     }
-    if (!status) continue;
-    // Only the instance that moves the row out of PENDING schedules its callback.
-    const moved = await s.db.query(
-      `update chain_txs set status = $2, updated_at = $3,
-              callback_state = case when callback_url is null then 'none' else 'due' end,
-              callback_next_at = $3
-        where request_id = $1 and status = 'PENDING' returning request_id`,
-      [row.request_id, status, new Date(nowMs)],
-    );
-    settled += moved.length;
+    if (status) decided.push({ request_id: row.request_id, status });
   }
-  if (settled > 0) await deliverDueCallbacks(s, nowMs);
+  if (decided.length === 0) return;
+  // One statement for the batch; only the instance that moves a row out of PENDING schedules
+  // its callback.
+  const moved = await s.db.query(
+    `update chain_txs t set status = x.status, updated_at = $2,
+            callback_state = case when t.callback_url is null then 'none' else 'due' end,
+            callback_next_at = $2
+       from jsonb_to_recordset($1::jsonb) as x(request_id text, status text)
+      where t.request_id = x.request_id and t.status = 'PENDING' returning t.request_id`,
+    [decided, new Date(nowMs)],
+  );
+  if (moved.length > 0) await deliverDueCallbacks(s, nowMs);
+}
+
+// SUCCESS / FAILED once known, null while still pending; throws when the node is unreachable.
+async function outcome(
+  s: Services,
+  chain: PolygonChain,
+  row: PendingRow,
+  nowMs: number,
+): Promise<"SUCCESS" | "FAILED" | null> {
+  const hash = row.tx_hash as Hex;
+  const receipt = await chain.client.getTransactionReceipt({ hash }).catch(nullUnlessUnreachable);
+  if (receipt) {
+    // A registered hash must be the requested transaction: same sender and contract.
+    const matches = receipt.from.toLowerCase() === row.from_address.toLowerCase() &&
+      receipt.to?.toLowerCase() === row.contract.toLowerCase();
+    return receipt.status === "success" && matches ? "SUCCESS" : "FAILED";
+  }
+  const since = (row.sent_at ?? row.updated_at).getTime();
+  if (nowMs - since < s.config.TX_DROP_AFTER_MS) return null;
+  const seen = await chain.client.getTransaction({ hash }).catch(nullUnlessUnreachable);
+  return seen ? null : "FAILED";
+}
+
+function nullUnlessUnreachable(err: unknown): null {
+  if (isUnreachable(err)) throw err;
+  return null;
 }
 
 /** Delivers due callbacks (claimed with a lease, so concurrent runs never double-send). */
@@ -117,7 +125,7 @@ export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
       returning request_id, tx_hash, status, tx_type, callback_url, callback_attempts`,
     [new Date(nowMs), new Date(nowMs + leaseMs)],
   );
-  await Promise.all(rows.map(async (row) => {
+  const results = await Promise.all(rows.map(async (row) => {
     const payload: TxCallback = {
       requestId: row.request_id,
       txHash: row.tx_hash,
@@ -149,13 +157,21 @@ export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
             s.config.CALLBACK_RETRY_BASE_MS,
             s.config.CALLBACK_RETRY_MAX_MS,
           ),
-      )
+      ).toISOString()
       : null;
-    await s.db.query(
-      `update chain_txs set callback_state = $2, callback_next_at = $3 where request_id = $1`,
-      [row.request_id, outcome === "retry" ? "due" : outcome, next],
-    );
+    return {
+      request_id: row.request_id,
+      state: outcome === "retry" ? "due" : outcome,
+      next_at: next,
+    };
   }));
+  if (results.length === 0) return;
+  await s.db.query(
+    `update chain_txs t set callback_state = x.state, callback_next_at = x.next_at
+       from jsonb_to_recordset($1::jsonb) as x(request_id text, state text, next_at timestamptz)
+      where t.request_id = x.request_id`,
+    [results],
+  );
 }
 
 /** The scheduled job: settle pending transactions, then deliver due callbacks. */
