@@ -6,7 +6,7 @@
 import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
-import { type ItemEndpoint, openVendorWord, targetOf } from "./endpoints.ts";
+import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
 
 /** A claimed row, ready to send. */
@@ -48,17 +48,9 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const nowMs = services.clock.now();
   const token = randomToken(12);
-  const rows = await services.db.query<{
-    game_index: number;
-    transaction_id: string;
-    body: string;
-    attempts: number;
-    transport: string;
-    url: string | null;
-    host: string | null;
-    port: number | null;
-    vendor_word: string;
-  }>(
+  const rows = await services.db.query<
+    StoredEndpoint & { transaction_id: string; body: string; attempts: number }
+  >(
     `update item_requests r
         set lease_token = $2, lease_until = $3, attempts = r.attempts + 1, updated_at = $1
        from item_endpoints e
@@ -90,11 +82,7 @@ export async function claimDueDeliveries(
     body: r.body,
     attempts: r.attempts,
     leaseToken: token,
-    endpoint: {
-      ...targetOf(r),
-      gameIndex: r.game_index,
-      vendorWord: await openVendorWord(masterKey, r.game_index, r.vendor_word),
-    },
+    endpoint: await openItemEndpoint(masterKey, r),
   })));
 }
 

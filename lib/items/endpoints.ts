@@ -28,13 +28,18 @@ export type ItemEndpointView = EndpointTarget & {
 /** Default TCP port of the item socket. */
 export const DEFAULT_ITEM_TCP_PORT = 20080;
 
-interface EndpointRow {
+/** The stored columns that say where and how to send (the vendor word still sealed). */
+export interface StoredEndpoint {
   game_index: number;
-  transport: "http" | "tcp";
+  transport: string;
   url: string | null;
   host: string | null;
   port: number | null;
   vendor_word: string;
+}
+
+interface EndpointRow extends StoredEndpoint {
+  transport: "http" | "tcp";
   healthy: boolean | null;
   last_probe_at: Date | null;
   last_probe_error: string | null;
@@ -44,12 +49,9 @@ interface EndpointRow {
 }
 
 /** Turns a stored row into the target it names. */
-export function targetOf(row: {
-  transport: string;
-  url: string | null;
-  host: string | null;
-  port: number | null;
-}): EndpointTarget {
+export function targetOf(
+  row: Pick<StoredEndpoint, "transport" | "url" | "host" | "port">,
+): EndpointTarget {
   return row.transport === "tcp"
     ? { transport: "tcp", host: row.host ?? "", port: row.port ?? DEFAULT_ITEM_TCP_PORT }
     : { transport: "http", url: row.url ?? "" };
@@ -127,8 +129,20 @@ export async function requireItemEndpoint(db: Sql, gameIndex: number): Promise<v
   }
 }
 
+/** Opens a stored endpoint for sending: its target and the unsealed vendor word. */
+export async function openItemEndpoint(
+  masterKey: string,
+  row: StoredEndpoint,
+): Promise<ItemEndpoint> {
+  return {
+    ...targetOf(row),
+    gameIndex: row.game_index,
+    vendorWord: await openVendorWord(masterKey, row.game_index, row.vendor_word),
+  };
+}
+
 /** Seals a vendor word for storage (it is a shared secret, like chat and wallet keys). */
-export async function sealVendorWord(masterKey: string, gameIndex: number, word: string) {
+async function sealVendorWord(masterKey: string, gameIndex: number, word: string) {
   return await sealText(
     await deriveSealKey(masterKey, "item-vendor-word"),
     `game:${gameIndex}`,
@@ -137,7 +151,7 @@ export async function sealVendorWord(masterKey: string, gameIndex: number, word:
 }
 
 /** Opens a stored vendor word; values stored before sealing existed are returned as they are. */
-export async function openVendorWord(masterKey: string, gameIndex: number, stored: string) {
+async function openVendorWord(masterKey: string, gameIndex: number, stored: string) {
   if (!stored.startsWith("v1:")) return stored;
   return await openText(
     await deriveSealKey(masterKey, "item-vendor-word"),

@@ -5,7 +5,7 @@
  * packet does not hold deliveries back; deliveries to an unhealthy endpoint wait, never drop.
  */
 import type { Services } from "../services.ts";
-import { type ItemEndpoint, openVendorWord, targetOf } from "./endpoints.ts";
+import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { probeRecordBody } from "./record.ts";
 import { readReply, sendItemBody } from "./transport.ts";
 
@@ -52,14 +52,7 @@ export async function probeDueEndpoints(
   options: { gameIndex?: number; timeoutMs?: number } = {},
 ): Promise<ProbeResult[]> {
   const nowMs = services.clock.now();
-  const rows = await services.db.query<{
-    game_index: number;
-    transport: string;
-    url: string | null;
-    host: string | null;
-    port: number | null;
-    vendor_word: string;
-  }>(
+  const rows = await services.db.query<StoredEndpoint>(
     `update item_endpoints set probe_due_at = $2
       where game_index in (
         select game_index from item_endpoints
@@ -70,17 +63,13 @@ export async function probeDueEndpoints(
     [new Date(nowMs), new Date(nowMs + PROBE_INTERVAL_MS), options.gameIndex ?? null],
   );
   const masterKey = services.secrets.kmsMasterKey;
-  const results = await Promise.all(rows.map(async (r) =>
-    probeEndpoint(
-      services,
-      {
-        ...targetOf(r),
-        gameIndex: r.game_index,
-        vendorWord: await openVendorWord(masterKey, r.game_index, r.vendor_word),
-      },
-      { timeoutMs: options.timeoutMs },
-    )
-  ));
+  const results = await Promise.all(
+    rows.map(async (r) =>
+      probeEndpoint(services, await openItemEndpoint(masterKey, r), {
+        timeoutMs: options.timeoutMs,
+      })
+    ),
+  );
   if (results.length > 0) {
     await services.db.query(
       `update item_endpoints e set healthy = x.healthy, last_probe_error = x.error,
