@@ -20,8 +20,8 @@ export type EcbResult = { ok: true; text: string } | { ok: false; reason: EcbFai
 /** How the plaintext is padded to the 16-byte block. */
 export type EcbPadding = "pkcs7" | "spaces";
 
-/** The AES key for a secret, or null when its UTF-8 length is not 16, 24 or 32 bytes. */
-export function ecbKeyOf(secret: string): Uint8Array | null {
+// The AES key for a secret, or null when its UTF-8 length is not 16, 24 or 32 bytes.
+function ecbKeyOf(secret: string): Uint8Array | null {
   const key = encoder.encode(secret);
   return key.length === 16 || key.length === 24 || key.length === 32 ? key : null;
 }
@@ -49,14 +49,8 @@ export function encryptEcb(
 
 /** Decrypts Base64 ciphertext with the secret; accepts PKCS#7 and trailing-space padding. */
 export function decryptEcb(base64: string, secret: string): EcbResult {
-  const key = ecbKeyOf(secret);
-  if (!key) return { ok: false, reason: "bad_key" };
-  return decryptEcbWithKey(base64, key);
-}
-
-/** Like decryptEcb with an already encoded key. */
-export function decryptEcbWithKey(base64: string, key: Uint8Array): EcbResult {
-  return decryptWith(ecb(key, { disablePadding: true }), base64);
+  const decrypt = ecbDecryptor(secret);
+  return decrypt ? decrypt(base64) : { ok: false, reason: "bad_key" };
 }
 
 /**
