@@ -26,8 +26,6 @@ export interface BootOptions {
   itemSocket?: ItemSocket;
   /** Host-name resolver for the outbound guard (Deno). */
   resolveHost?: HostResolver;
-  /** Skip applying migrations (the migrate task applies them itself). */
-  skipMigrations?: boolean;
 }
 
 /** Secrets from configuration; all must be present outside embedded mode. */
@@ -49,10 +47,9 @@ export async function configuredSecrets(config: Config): Promise<RuntimeSecrets>
 
 /** Opens database, KV and secrets as configured, applies migrations and builds Services. */
 export async function boot(config: Config, options: BootOptions = {}): Promise<Services> {
-  const needsEmbedded = !config.DATABASE_URL || !config.ADMIN_TOKEN || !config.JWT_PRIVATE_JWK ||
-    !config.KMS_MASTER_KEY;
-  // Outside embedded mode loadConfig already demanded every secret.
-  if (needsEmbedded && !options.embedded) {
+  const hasSecrets = Boolean(config.ADMIN_TOKEN && config.JWT_PRIVATE_JWK && config.KMS_MASTER_KEY);
+  // Without a filesystem (Workers) nothing can be generated or embedded: all must be configured.
+  if ((!config.DATABASE_URL || !hasSecrets) && !options.embedded) {
     throw new ConfigError(
       "DATABASE_URL, ADMIN_TOKEN, JWT_PRIVATE_JWK and KMS_MASTER_KEY are required on this runtime",
     );
@@ -63,11 +60,10 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
   const kv: Kv = config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
     ? openUpstashKv(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
     : openMemoryKv(options.clock ? () => options.clock!.now() : undefined);
-  const allSecrets = config.ADMIN_TOKEN && config.JWT_PRIVATE_JWK && config.KMS_MASTER_KEY;
-  const secrets = allSecrets
+  const secrets = hasSecrets
     ? await configuredSecrets(config)
     : await options.embedded!.secrets(config);
-  if (!options.skipMigrations) await migrate(db);
+  await migrate(db);
   const services = await createServices({
     config,
     db,

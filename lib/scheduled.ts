@@ -13,12 +13,12 @@ export interface ScheduledJob {
   run(services: Services, nowMs: number): Promise<unknown>;
 }
 
-/** Every periodic job; features append theirs here. */
-export const scheduledJobs: ScheduledJob[] = [];
-
-scheduledJobs.push(pushDispatchJob);
-scheduledJobs.push(chainTrackerJob);
-scheduledJobs.push(itemDeliveryJob);
+/** Every periodic job; a feature with periodic work adds its job here. */
+export const scheduledJobs: readonly ScheduledJob[] = [
+  pushDispatchJob,
+  chainTrackerJob,
+  itemDeliveryJob,
+];
 
 /** Runs every job once; one job failing does not stop the others. */
 export async function runScheduled(services: Services, nowMs = services.clock.now()) {
