@@ -41,8 +41,10 @@ export async function listContractsByOwner(db: Sql, q: {
   page: number;
   limit: number;
 }): Promise<{ contracts: ContractRecord[]; meta: PageMeta }> {
+  // One query: the page of matches plus the total, which still comes back (on a row of nulls)
+  // when the page lies past the end.
   const rows = await db.query<{
-    network: string;
+    network: string | null;
     owner: string;
     address: string;
     type: string;
@@ -51,29 +53,24 @@ export async function listContractsByOwner(db: Sql, q: {
     game_name: string;
     total: string;
   }>(
-    `select c.network, c.owner, c.address, c.type, c.name, c.game_index, g.name as game_name,
-            count(*) over () as total
-       from contracts c join games g on g.game_index = c.game_index
-      where c.network = $1 and c.game_index = $2 and lower(c.owner) = lower($3)
-        and ($4::text is null or c.type = $4)
-      order by c.created_at, c.address
-      limit $5 offset $6`,
+    `with matching as (
+       select c.network, c.owner, c.address, c.type, c.name, c.game_index, c.created_at,
+              g.name as game_name
+         from contracts c join games g on g.game_index = c.game_index
+        where c.network = $1 and c.game_index = $2 and lower(c.owner) = lower($3)
+          and ($4::text is null or c.type = $4))
+     select (select count(*) from matching) as total, page.*
+       from (select 1) as always
+       left join (select * from matching order by created_at, address limit $5 offset $6) as page
+         on true
+      order by page.created_at, page.address`,
     [q.network, q.gameIndex, q.owner, q.type ?? null, q.limit, (q.page - 1) * q.limit],
   );
-  // Past the last page the window count is empty: count separately so meta stays right.
-  const total = rows.length > 0 ? Number(rows[0].total) : q.page > 1
-    ? Number(
-      (await db.query<{ n: string }>(
-        `select count(*) as n from contracts
-          where network = $1 and game_index = $2 and lower(owner) = lower($3)
-            and ($4::text is null or type = $4)`,
-        [q.network, q.gameIndex, q.owner, q.type ?? null],
-      ))[0].n,
-    )
-    : 0;
+  const total = Number(rows[0]?.total ?? 0);
+  const found = rows.filter((r) => r.network !== null);
   return {
-    contracts: rows.map((r) => ({
-      network: r.network,
+    contracts: found.map((r) => ({
+      network: r.network!,
       owner: r.owner,
       address: r.address,
       type: r.type,
@@ -81,6 +78,6 @@ export async function listContractsByOwner(db: Sql, q: {
       gameIndex: r.game_index,
       gameName: r.game_name,
     })),
-    meta: pageMeta(total, rows.length, q.limit, q.page),
+    meta: pageMeta(total, found.length, q.limit, q.page),
   };
 }
