@@ -3,6 +3,7 @@
  * used as a new user would, then restarted to show that data and generated secrets persist.
  */
 import assert from "node:assert/strict";
+import { fetchJson } from "./fetch_json.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 
@@ -57,20 +58,7 @@ async function startServer(dataDir: string) {
   };
 }
 
-async function json(
-  url: string,
-  method: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const json = fetchJson;
 
 Deno.test("main.ts: zero-configuration server works end to end and keeps its data", async () => {
   const dataDir = await Deno.makeTempDir();

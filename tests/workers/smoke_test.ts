@@ -3,24 +3,14 @@
  * `wrangler dev --local` (WORKER_URL set), against real PostgreSQL and Redis via the bridges.
  */
 import assert from "node:assert/strict";
+import { fetchJson } from "../fetch_json.ts";
 
 const url = Deno.env.get("WORKER_URL");
 const adminToken = Deno.env.get("WORKER_ADMIN_TOKEN") ?? "";
 const ignore = !url;
 
-async function json(
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { ...(body ? { "content-type": "application/json" } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+function json(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  return fetchJson(`${url}${path}`, method, body, headers);
 }
 
 Deno.test({
