@@ -11,9 +11,6 @@ import { SocketFailure } from "./socket.ts";
 /** The attempt produced no usable reply (timeout, connection, refused target). */
 export class TransportFailure extends Error {
   override name = "TransportFailure";
-  constructor(message: string, readonly refused = false) {
-    super(message);
-  }
 }
 
 /** Sends the exact body and returns the game server's reply text. */
@@ -35,15 +32,16 @@ export async function sendItemBody(
       });
       return res.text;
     } catch (err) {
-      if (err instanceof OutboundRefused) throw new TransportFailure(err.message, true);
-      if (err instanceof OutboundFailure) throw new TransportFailure(err.message);
+      if (err instanceof OutboundRefused || err instanceof OutboundFailure) {
+        throw new TransportFailure(err.message);
+      }
       throw err;
     }
   }
   try {
     await services.outbound.assertPublicHost(endpoint.host);
   } catch (err) {
-    if (err instanceof OutboundRefused) throw new TransportFailure(err.message, true);
+    if (err instanceof OutboundRefused) throw new TransportFailure(err.message);
     throw err;
   }
   try {
