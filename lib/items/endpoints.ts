@@ -117,7 +117,7 @@ export async function viewItemEndpoint(
   };
 }
 
-/** Throws not_found unless the game has an endpoint. */
+/** Throws conflict (ITEM_ENDPOINT_MISSING) unless the game has an endpoint. */
 export async function requireItemEndpoint(db: Sql, gameIndex: number): Promise<void> {
   const rows = await db.query("select 1 from item_endpoints where game_index = $1", [gameIndex]);
   if (rows.length === 0) {
