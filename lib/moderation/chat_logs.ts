@@ -5,21 +5,13 @@
  */
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { ecbDecryptor } from "../crypto/aes_ecb.ts";
 import { findChatKey } from "./chat_keys.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
+import { isIsoTime, jsonPayloadOpener } from "./payload.ts";
 
 /** Largest accepted `msg` (Base64 ciphertext): 2 KB. */
 export const MAX_CHAT_MSG_BYTES = 2048;
-
-/** ISO 8601 with seconds and an offset or Z, e.g. 2024-05-01T12:00:00.123+09:00. */
-export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
-
-/** True for a valid ISO 8601 time with an offset. */
-export function isIsoTime(value: string): boolean {
-  return ISO_TIME.test(value) && !Number.isNaN(Date.parse(value));
-}
 
 const ChatMessage = z.object({
   time_stamp: z.string().refine(isIsoTime, "must be an ISO 8601 time with offset"),
@@ -68,7 +60,7 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
   }
   const key = await findChatKey(services, batch.gameKey);
   if (!key) return { ok: false, reason: "unknown_game_key", message: "unregistered game key" };
-  const decrypt = ecbDecryptor(key.secret);
+  const open = jsonPayloadOpener(key.secret);
   const decoded: z.infer<typeof ChatMessage>[] = [];
   for (const [i, m] of batch.messages.entries()) {
     if (!isIsoTime(m.time_stamp)) {
@@ -78,12 +70,8 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
         message: `msg_array[${i}].time_stamp must be an ISO 8601 time with offset`,
       };
     }
-    const plain = decrypt ? decrypt(m.msg) : null;
-    let json: unknown;
-    try {
-      if (!plain?.ok) throw new Error();
-      json = JSON.parse(plain.text);
-    } catch {
+    const json = open(m.msg);
+    if (json === undefined) {
       // Garbage after decryption means the wrong key (or a corrupt message): code 502.
       return {
         ok: false,

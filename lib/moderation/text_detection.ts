@@ -5,10 +5,9 @@
  */
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { ecbDecryptor } from "../crypto/aes_ecb.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
-import { isIsoTime } from "./chat_logs.ts";
+import { isIsoTime, jsonPayloadOpener } from "./payload.ts";
 
 /** Largest accepted text, in UTF-8 bytes of its `text` (5 KB). */
 export const MAX_TEXT_BYTES = 5 * 1024;
@@ -78,7 +77,7 @@ export async function detectTexts(
   if (tooBig >= 0) {
     return { ok: false, reason: "too_large", message: `text_array[${tooBig}] is over 5 KB` };
   }
-  const decrypt = ecbDecryptor(project.secret);
+  const open = jsonPayloadOpener(project.secret);
   const encoder = new TextEncoder();
   const texts: z.infer<typeof TextObject>[] = [];
   for (const [i, t] of batch.texts.entries()) {
@@ -89,12 +88,8 @@ export async function detectTexts(
         message: `text_array[${i}].time_stamp must be an ISO 8601 time with offset`,
       };
     }
-    const plain = decrypt ? decrypt(t.text_info) : null;
-    let json: unknown;
-    try {
-      if (!plain?.ok) throw new Error();
-      json = JSON.parse(plain.text);
-    } catch {
+    const json = open(t.text_info);
+    if (json === undefined) {
       return { ok: false, reason: "bad_secret", message: `text_array[${i}]: incorrect secret key` };
     }
     const parsed = TextObject.safeParse(json);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { admin, call, callJson, seedTenant } from "../../harness.ts";
+import { encryptEcb } from "../../../lib/crypto/aes_ecb.ts";
 import { appWithDatabaseDown, chatBody, chatMessage } from "./fixtures.ts";
 
 const PATH = "/chat/api/v1/send-chat-log";
@@ -129,6 +130,10 @@ Deno.test("502: wrong secret or corrupt ciphertext; nothing stored", async () =>
   const truncated = chatBody(t.gameKey, t.secret, [chatMessage({ chat_msg: "x".repeat(40) })]);
   truncated.chat_log.msg_array[0].msg = truncated.chat_log.msg_array[0].msg.slice(0, 24);
   assert.equal((await post(truncated)).result_code, "502");
+  // Decrypts under the right secret but is not JSON: still read as a wrong key.
+  const notJson = chatBody(t.gameKey, t.secret, [chatMessage()]);
+  notJson.chat_log.msg_array[0].msg = encryptEcb("plain words", t.secret);
+  assert.equal((await post(notJson)).result_code, "502");
   assert.equal((await logs(t.gameIndex)).items.length, 0);
 });
 
