@@ -7,7 +7,7 @@ import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
 import { parseAddress, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
-import { onChain } from "./polygon.ts";
+import { readOnChain } from "./polygon.ts";
 
 /** Parses a non-negative integer amount in base units. */
 export function parseAmount(value: string, field: string): bigint {
@@ -31,29 +31,14 @@ export async function convert(s: Services, req: TxRequest, input: {
   gameCurrencyAmount: string;
 }): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
-  const pool = await requireContract(s.db, {
-    network: req.network,
-    gameIndex: req.gameIndex,
-    address: input.convertPool,
-    type: "convert-pool",
-    field: "convertPool",
-  });
+  const pool = await requirePool(s, req, input.convertPool);
   const owner = parseAddress(input.owner, "owner");
   const tokens = parseAmount(input.gameTokenAmount, "gameTokenAmount");
   const currency = parseAmount(input.gameCurrencyAmount, "gameCurrencyAmount");
   if (input.direction === "to-token") {
     const [operator, available] = await Promise.all([
-      onChain(
-        "owner",
-        () =>
-          chain.client.readContract({ address: pool.address, abi: poolAbi, functionName: "owner" }),
-      ),
-      onChain("poolAmount", () =>
-        chain.client.readContract({
-          address: pool.address,
-          abi: poolAbi,
-          functionName: "poolAmount",
-        })),
+      readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "owner" }),
+      readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "poolAmount" }),
     ]);
     if (available < tokens) {
       throw new DomainError(
@@ -89,32 +74,10 @@ export async function poolInfo(
   q: { network: string; gameIndex: number; pool: string },
 ) {
   const chain = requireChain(s, q.network);
-  const pool = await requireContract(s.db, {
-    network: q.network,
-    gameIndex: q.gameIndex,
-    address: q.pool,
-    type: "convert-pool",
-    field: "convertPool",
-  });
+  const pool = await requirePool(s, q, q.pool);
   const [amount, [codes, totals]] = await Promise.all([
-    onChain(
-      "poolAmount",
-      () =>
-        chain.client.readContract({
-          address: pool.address,
-          abi: poolAbi,
-          functionName: "poolAmount",
-        }),
-    ),
-    onChain(
-      "currencies",
-      () =>
-        chain.client.readContract({
-          address: pool.address,
-          abi: poolAbi,
-          functionName: "currencies",
-        }),
-    ),
+    readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "poolAmount" }),
+    readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "currencies" }),
   ]);
   return {
     convertPoolAmount: amount.toString(),
@@ -130,27 +93,17 @@ export async function tokenBalance(s: Services, q: {
   holder: string;
 }) {
   const chain = requireChain(s, q.network);
-  const token = await requireContract(s.db, {
-    network: q.network,
-    gameIndex: q.gameIndex,
+  const token = await requireContract(s.db, q, {
     address: q.contract,
     type: "token",
     field: "contract",
   });
   const holder = parseAddress(q.holder, "from");
-  const read = <F extends "balanceOf" | "decimals" | "symbol">(functionName: F) =>
-    onChain(functionName, () =>
-      chain.client.readContract({
-        address: token.address,
-        abi: tokenAbi,
-        functionName,
-        args: functionName === "balanceOf" ? [holder] : undefined,
-        // deno-lint-ignore no-explicit-any
-      } as any));
+  const read = { address: token.address, abi: tokenAbi } as const;
   const [raw, decimals, symbol] = await Promise.all([
-    read("balanceOf") as Promise<bigint>,
-    read("decimals") as Promise<number>,
-    read("symbol") as Promise<string>,
+    readOnChain(chain, { ...read, functionName: "balanceOf", args: [holder] }),
+    readOnChain(chain, { ...read, functionName: "decimals" }),
+    readOnChain(chain, { ...read, functionName: "symbol" }),
   ]);
   return {
     value: formatUnits(raw, decimals),
@@ -159,4 +112,8 @@ export async function tokenBalance(s: Services, q: {
     symbol,
     symbolUri: token.symbolUri ?? "",
   };
+}
+
+function requirePool(s: Services, scope: { network: string; gameIndex: number }, address: string) {
+  return requireContract(s.db, scope, { address, type: "convert-pool", field: "convertPool" });
 }

@@ -1,5 +1,4 @@
 /** NFT lock escrow operations: lock (owner or operator sends) and unlock (operator sends). */
-import type { Hex } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
@@ -7,7 +6,7 @@ import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
 import { parseAddress, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
-import { onChain } from "./polygon.ts";
+import { readOnChain } from "./polygon.ts";
 import { parseTokenId } from "./nft.ts";
 
 /** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
@@ -19,14 +18,8 @@ export async function lockNft(s: Services, req: TxRequest, input: {
 }): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
   const [nft, lock] = await Promise.all([
-    requireContract(s.db, {
-      ...scope(req),
-      address: input.contract,
-      type: "nft",
-      field: "contract",
-    }),
-    requireContract(s.db, {
-      ...scope(req),
+    requireContract(s.db, req, { address: input.contract, type: "nft", field: "contract" }),
+    requireContract(s.db, req, {
       address: input.lockContract,
       type: "lock",
       field: "lockContract",
@@ -35,12 +28,8 @@ export async function lockNft(s: Services, req: TxRequest, input: {
   const from = parseAddress(input.from, "from");
   const id = parseTokenId(input.tokenId, "tokenId");
   const [holder, operator] = await Promise.all([
-    ownerOf(s, nft.address, id),
-    onChain(
-      "owner",
-      () =>
-        chain.client.readContract({ address: lock.address, abi: lockAbi, functionName: "owner" }),
-    ),
+    readOnChain(chain, { address: nft.address, abi: nftAbi, functionName: "ownerOf", args: [id] }),
+    readOnChain(chain, { address: lock.address, abi: lockAbi, functionName: "owner" }),
   ]);
   if (holder.toLowerCase() === lock.address.toLowerCase()) {
     throw new DomainError("conflict", "NFT_ALREADY_LOCKED", `token ${id} is already locked`);
@@ -70,14 +59,8 @@ export async function unlockNft(s: Services, req: TxRequest, input: {
 }): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
   const [lock, nft] = await Promise.all([
-    requireContract(s.db, {
-      ...scope(req),
-      address: input.lockContract,
-      type: "lock",
-      field: "contract",
-    }),
-    requireContract(s.db, {
-      ...scope(req),
+    requireContract(s.db, req, { address: input.lockContract, type: "lock", field: "contract" }),
+    requireContract(s.db, req, {
       address: input.nftContract,
       type: "nft",
       field: "nftContract",
@@ -85,13 +68,12 @@ export async function unlockNft(s: Services, req: TxRequest, input: {
   ]);
   const from = parseAddress(input.from, "from");
   const id = parseTokenId(input.tokenId, "tokenId");
-  const lockedBy = await onChain("lockedBy", () =>
-    chain.client.readContract({
-      address: lock.address,
-      abi: lockAbi,
-      functionName: "lockedBy",
-      args: [nft.address, id],
-    }));
+  const lockedBy = await readOnChain(chain, {
+    address: lock.address,
+    abi: lockAbi,
+    functionName: "lockedBy",
+    args: [nft.address, id],
+  });
   if (/^0x0{40}$/i.test(lockedBy)) {
     throw new DomainError(
       "conflict",
@@ -108,17 +90,4 @@ export async function unlockNft(s: Services, req: TxRequest, input: {
     functionName: "unlock",
     args: [nft.address, id, requestId],
   }));
-}
-
-function scope(req: TxRequest) {
-  return { network: req.network, gameIndex: req.gameIndex };
-}
-
-async function ownerOf(s: Services, nft: Hex, id: bigint): Promise<Hex> {
-  const chain = requireChain(s, "polygon");
-  return await onChain(
-    "ownerOf",
-    () =>
-      chain.client.readContract({ address: nft, abi: nftAbi, functionName: "ownerOf", args: [id] }),
-  );
 }

@@ -6,7 +6,7 @@ import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./me
 import { parseAddress, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
-import { onChain } from "./polygon.ts";
+import { readOnChain } from "./polygon.ts";
 
 /** Tokens per mint call on polygon (the contract enforces the same number). */
 export const POLYGON_MINT_LIMIT = 50;
@@ -42,9 +42,7 @@ export async function mintNfts(s: Services, req: TxRequest, input: {
       `mintMsg has ${input.entries.length} tokens; at most ${POLYGON_MINT_LIMIT} per call on polygon`,
     );
   }
-  const nft = await requireContract(s.db, {
-    network: req.network,
-    gameIndex: req.gameIndex,
+  const nft = await requireContract(s.db, req, {
     address: input.contract,
     type: "nft",
     field: "contract",
@@ -99,21 +97,18 @@ export async function nftInfo(s: Services, q: {
   tokenId: string;
 }) {
   const chain = requireChain(s, q.network);
-  const nft = await requireContract(s.db, {
-    network: q.network,
-    gameIndex: q.gameIndex,
+  const nft = await requireContract(s.db, q, {
     address: q.contract,
     type: "nft",
     field: "contract",
   });
   const id = parseTokenId(q.tokenId, "tokenId");
-  const tokenUri = await onChain("tokenURI", () =>
-    chain.client.readContract({
-      address: nft.address,
-      abi: nftAbi,
-      functionName: "tokenURI",
-      args: [id],
-    }));
+  const tokenUri = await readOnChain(chain, {
+    address: nft.address,
+    abi: nftAbi,
+    functionName: "tokenURI",
+    args: [id],
+  });
   const metadata = await loadMetadata(s.db, {
     network: q.network,
     contract: nft.address,

@@ -3,11 +3,16 @@
  * node failures and contract reverts to DomainErrors the routes render.
  */
 import {
+  type Abi,
   BaseError,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
   ContractFunctionRevertedError,
   createPublicClient,
   http,
   type PublicClient,
+  type ReadContractParameters,
+  type ReadContractReturnType,
 } from "viem";
 import { DomainError } from "../errors.ts";
 
@@ -142,4 +147,16 @@ export async function onChain<T>(action: string, work: () => Promise<T>): Promis
   } catch (err) {
     throw chainFailure(err, action);
   }
+}
+
+/** Calls a view function of a contract; a failure is translated with the function as the action. */
+export async function readOnChain<
+  const abi extends Abi | readonly unknown[],
+  functionName extends ContractFunctionName<abi, "pure" | "view">,
+  const args extends ContractFunctionArgs<abi, "pure" | "view", functionName>,
+>(
+  chain: PolygonChain,
+  call: ReadContractParameters<abi, functionName, args>,
+): Promise<ReadContractReturnType<abi, functionName, args>> {
+  return await onChain(call.functionName, () => chain.client.readContract(call));
 }

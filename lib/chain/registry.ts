@@ -57,13 +57,12 @@ export async function registerContract(
 }
 
 /** Loads a contract of the caller's game with the expected type, or throws a catalog error. */
-export async function requireContract(db: Sql, q: {
-  network: string;
-  gameIndex: number;
-  address: string;
-  type: ContractType;
-  field: string;
-}): Promise<KnownContract> {
+export async function requireContract(
+  db: Sql,
+  scope: { network: string; gameIndex: number },
+  want: { address: string; type: ContractType; field: string },
+): Promise<KnownContract> {
+  const q = { network: scope.network, gameIndex: scope.gameIndex, ...want };
   const address = parseAddress(q.address, q.field);
   const [row] = await db.query<{
     network: string;
