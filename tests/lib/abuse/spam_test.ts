@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
-import { contentSpamRule, isRepeatedText, REPEAT_WINDOW_MS } from "../../../lib/abuse/spam.ts";
+import {
+  contentSpamRule,
+  isRepeatedText,
+  REPEAT_WINDOW_MS,
+  textFingerprint,
+} from "../../../lib/abuse/spam.ts";
 import { openMemoryKv } from "../../../lib/kv/memory.ts";
 import { TestClock } from "../../../lib/clock.ts";
+import { testEnv } from "../../harness.ts";
 
 Deno.test("content rules: links, contacts, repeated characters and tokens", () => {
   const cases: [string, string | null][] = [
@@ -36,4 +42,18 @@ Deno.test("repeat rule: third identical text from one user within the window", a
   assert.equal(await send("u1", "HELLO"), true);
   clock.advance(REPEAT_WINDOW_MS + 1);
   assert.equal(await send("u1", "hello"), false); // the window expired
+});
+
+Deno.test("repeat rule on the configured KV store (Redis on the real tier): count and window", async () => {
+  const { services } = await testEnv();
+  const scope = `t-${crypto.randomUUID()}`;
+  const send = (userId: string, text: string) =>
+    isRepeatedText(services.kv, { scope, userId, text });
+  assert.equal(await send("u1", "Hello"), false);
+  assert.equal(await send("u1", "hello "), false);
+  assert.equal(await send("u2", "hello"), false); // another user counts apart
+  assert.equal(await send("u1", "HELLO"), true);
+  // The counter expires with the window (set on the first hit, not extended by later ones).
+  const ttl = await services.kv.pttl(`abuse:repeat:${scope}:u1:${textFingerprint("hello")}`);
+  assert.ok(ttl > 0 && ttl <= REPEAT_WINDOW_MS, `ttl ${ttl}`);
 });
