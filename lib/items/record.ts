@@ -85,7 +85,7 @@ export interface ItemRecord {
 
 /** Builds the record in a fixed key order, so the same input always gives the same bytes. */
 export function buildItemRecord(input: ItemRequestInput & { transactionId: string }): ItemRecord {
-  const record: ItemRecord = {
+  const record = {
     transactionId: input.transactionId,
     idCategory: input.idCategory,
     id: input.id,
@@ -96,25 +96,19 @@ export function buildItemRecord(input: ItemRequestInput & { transactionId: strin
       method: d.method ?? "",
     })),
     reason: input.reason,
+    subReason: input.subReason,
     serverId: input.serverId,
+    additionalinfo: input.additionalinfo,
+    duration: input.duration,
+    userMessage: input.userMessage,
+    templateMessage: input.templateMessage,
     gameIndex: input.gameIndex,
   };
   // Optional keys stay absent when not given: an absent duration means the game's default.
-  const ordered: Record<string, unknown> = {};
-  for (const key of RECORD_KEYS) {
-    const value = key in record
-      ? record[key as keyof ItemRecord]
-      : input[key as keyof typeof input];
-    if (value !== undefined) ordered[key] = value;
-  }
-  return ordered as unknown as ItemRecord;
+  return Object.fromEntries(
+    Object.entries(record).filter(([, value]) => value !== undefined),
+  ) as unknown as ItemRecord;
 }
-
-// deno-fmt-ignore
-const RECORD_KEYS = [
-  "transactionId", "idCategory", "id", "detail", "reason", "subReason",
-  "serverId", "additionalinfo", "duration", "userMessage", "templateMessage", "gameIndex",
-] as const;
 
 /** The exact body bytes (as ASCII text) sent for a record. */
 export function itemRecordBody(record: ItemRecord): string {
