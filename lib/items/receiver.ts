@@ -7,30 +7,17 @@
  */
 import { apihashHex } from "../crypto/apihash.ts";
 import { equalFixed } from "../crypto/hashing.ts";
-import { ITEM_REASONS } from "./record.ts";
+import { ITEM_REASONS, type ItemRecord } from "./record.ts";
 
-/** One item entry as received. */
-export interface ReceivedItemDetail {
-  action: string;
-  assetCode: string;
-  amount: number;
+/** One item entry as received (`method` may be missing when another sender built it). */
+export interface ReceivedItemDetail extends Omit<ItemRecord["detail"][number], "method"> {
   method?: string;
 }
 
-/** A validated item request as the game's handler receives it. */
-export interface ReceivedItemRequest {
-  transactionId: string;
-  idCategory: string;
-  id: string;
+/** A validated item request as the game's handler receives it: the record the platform sends. */
+export interface ReceivedItemRequest extends Omit<ItemRecord, "detail" | "templateMessage"> {
   detail: ReceivedItemDetail[];
-  reason: string;
-  subReason?: string;
-  serverId: string;
-  additionalinfo?: string;
-  duration?: number;
-  userMessage?: string;
   templateMessage?: Record<string, { title: string; body: string }> | string;
-  gameIndex: number;
 }
 
 /** The game server's answer (spec code table). */
