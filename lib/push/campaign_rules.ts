@@ -12,12 +12,9 @@ import { parseDate, parseTime, type ScheduleInput } from "./schedule.ts";
 export const CAMPAIGN_STATUS = { registered: 1, sending: 2, completed: 3, cancelled: 4 } as const;
 
 /** Status number -> name, for messages. */
-export const STATUS_NAME: Record<number, string> = {
-  1: "registered",
-  2: "sending",
-  3: "completed",
-  4: "cancelled",
-};
+export const STATUS_NAME: Record<number, string> = Object.fromEntries(
+  Object.entries(CAMPAIGN_STATUS).map(([name, status]) => [status, name]),
+);
 
 /** Bounds of distributed sending. */
 export const DISTRIBUTION_LIMITS = { maxCount: 100, maxIntervalMinutes: 1440 } as const;

@@ -157,15 +157,24 @@ function sliceRows(valid: ValidCampaign, tasks: PushTasks) {
   return rows;
 }
 
+// The slices of the campaign row `c`, from parameter $8 (see campaignParams).
 const SLICE_INSERT = `insert into push_slices
     (campaign_id, task_key, send_at, slice_index, slice_count, zones)
   select c.id, x.task_key, to_timestamp(x.send_at), x.slice_index, x.slice_count, x.zones
-  from c, jsonb_to_recordset($SLICES::jsonb)
+  from c, jsonb_to_recordset($8::jsonb)
     as x(task_key text, send_at bigint, slice_index int, slice_count int, zones jsonb)`;
 
-function stored(response: CampaignResponse) {
-  const { id: _id, status: _status, ...rest } = response;
-  return rest;
+/** Parameters $3..$8 of the insert and the replace: the campaign's columns and its slices. */
+function campaignParams(valid: ValidCampaign, response: CampaignResponse) {
+  const { id: _id, status: _status, ...stored } = response;
+  return [
+    valid.input.type,
+    valid.targetingId,
+    valid.countries,
+    valid.appids,
+    stored,
+    sliceRows(valid, response.tasks),
+  ];
 }
 
 async function insertCampaign(
@@ -179,18 +188,9 @@ async function insertCampaign(
        insert into push_campaigns
          (game_index, uuid, status, type, targeting_id, countries, appids, campaign)
        values ($1, $2, 1, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb) returning id),
-     s as (${SLICE_INSERT.replace("$SLICES", "$8")})
+     s as (${SLICE_INSERT})
      select id from c`,
-    [
-      gameIndex,
-      response.uuid,
-      valid.input.type,
-      valid.targetingId,
-      valid.countries,
-      valid.appids,
-      stored(response),
-      sliceRows(valid, response.tasks),
-    ],
+    [gameIndex, response.uuid, ...campaignParams(valid, response)],
   );
   return Number(row.id);
 }
@@ -210,18 +210,9 @@ async function replaceCampaign(
          appids = $6::jsonb, campaign = $7::jsonb, updated_at = now()
        where id = $1 and game_index = $2 and status = 1 returning id),
      d as (delete from push_slices where campaign_id in (select id from c)),
-     s as (${SLICE_INSERT.replace("$SLICES", "$8")})
+     s as (${SLICE_INSERT})
      select id from c`,
-    [
-      existing.id,
-      gameIndex,
-      valid.input.type,
-      valid.targetingId,
-      valid.countries,
-      valid.appids,
-      stored(response),
-      sliceRows(valid, response.tasks),
-    ],
+    [existing.id, gameIndex, ...campaignParams(valid, response)],
   );
   if (rows.length === 0) await explainRefusal(services, existing, CAMPAIGN_STATUS.registered);
 }
