@@ -7,6 +7,7 @@ import { invalid } from "../errors.ts";
 import type { CampaignInput } from "./campaign_schema.ts";
 import { continentName, CONTINENTS, countryCode, PUSH_LANGUAGES } from "./reference.ts";
 import { parseDate, parseTime, type ScheduleInput } from "./schedule.ts";
+import { appsOfGame, assertCompanyAndGame, type PushCaller } from "./ownership.ts";
 
 /** Campaign statuses (the spec leaves them undefined): stored and shown as integers. */
 export const CAMPAIGN_STATUS = { registered: 1, sending: 2, completed: 3, cancelled: 4 } as const;
@@ -31,17 +32,11 @@ export interface ValidCampaign {
   targetingId: number | null;
 }
 
-/** What the rules need to know about the caller. */
-export interface CampaignContext {
-  gameIndex: number;
-  companies: string[];
-}
-
 /** Applies every rule; throws a 400-kind DomainError naming the field. */
 export async function validateCampaign(
   db: Sql,
   input: CampaignInput,
-  ctx: CampaignContext,
+  ctx: PushCaller,
 ): Promise<ValidCampaign> {
   if (input.id !== undefined && input.status === undefined) {
     throw invalid("status is required when editing a campaign (id given)");
@@ -52,12 +47,7 @@ export async function validateCampaign(
   if (input.status !== undefined && !(input.status in STATUS_NAME)) {
     throw invalid("status must be 1 (registered), 2 (sending), 3 (completed) or 4 (cancelled)");
   }
-  if (!ctx.companies.includes(input.company)) {
-    throw invalid(`company must be one of ${ctx.companies.join(", ")}`);
-  }
-  if (input.game.gameindex !== ctx.gameIndex) {
-    throw invalid(`game.gameindex ${input.game.gameindex} is not the API key's game`);
-  }
+  assertCompanyAndGame(input, ctx);
   const schedule = validateReservation(input);
   const countries = resolveAudience(input);
   validateLanguages(input);
@@ -177,12 +167,7 @@ function validateLanguages(input: CampaignInput) {
 
 async function validateApps(db: Sql, input: CampaignInput, gameIndex: number): Promise<string[]> {
   const appids = [...new Set(input.game.apps.map((a) => a.appid))];
-  const rows = await db.query<{ appid: string }>(
-    `select appid from apps
-     where game_index = $1 and appid in (select jsonb_array_elements_text($2::jsonb))`,
-    [gameIndex, appids],
-  );
-  const known = new Set(rows.map((r) => r.appid));
+  const known = await appsOfGame(db, gameIndex, appids);
   input.game.apps.forEach((app, i) => {
     if (!known.has(app.appid)) {
       throw invalid(`game.apps[${i}].appid ${app.appid} is not an app of game ${gameIndex}`);

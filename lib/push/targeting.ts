@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DbError, type Sql } from "../db/port.ts";
 import { DomainError, invalid, notFound } from "../errors.ts";
+import { appsOfGame, assertCompanyAndGame, type PushCaller } from "./ownership.ts";
 
 /** Most targets one upload call accepts. */
 export const MAX_TARGETS_PER_CALL = 10_000;
@@ -96,14 +97,9 @@ function toRecord(r: RecordRow): TargetingRecord {
 export async function createTargeting(
   db: Sql,
   input: z.infer<typeof TargetingBody>,
-  ctx: { gameIndex: number; companies: string[] },
+  ctx: PushCaller,
 ): Promise<TargetingRecord> {
-  if (!ctx.companies.includes(input.company)) {
-    throw invalid(`company must be one of ${ctx.companies.join(", ")}`);
-  }
-  if (input.game.gameindex !== ctx.gameIndex) {
-    throw invalid(`game.gameindex ${input.game.gameindex} is not the API key's game`);
-  }
+  assertCompanyAndGame(input, ctx);
   const [row] = await db.query<{ id: string }>(
     `insert into push_targetings (game_index, company, company_index, registrant, description)
      values ($1, $2, $3, $4::jsonb, $5) returning id`,
@@ -147,13 +143,7 @@ export async function uploadTargets(
     return { appid: t.app.appid, kind, value: String(t.identifier[kind]) };
   });
   const appids = [...new Set(rows.map((r) => r.appid))];
-  const known = new Set(
-    (await db.query<{ appid: string }>(
-      `select appid from apps
-       where game_index = $1 and appid in (select jsonb_array_elements_text($2::jsonb))`,
-      [ctx.gameIndex, appids],
-    )).map((r) => r.appid),
-  );
+  const known = await appsOfGame(db, ctx.gameIndex, appids);
   const unknown = rows.findIndex((r) => !known.has(r.appid));
   if (unknown >= 0) {
     throw invalid(
