@@ -39,10 +39,10 @@ export function renderTadsResult(
   c: Context<AppEnv>,
   entry: { code: string; text: string },
   array: unknown[] = [],
-) {
+): JsonResponse {
   return c.json({
     result: { result_code: entry.code, result_text: entry.text, result_array: array },
-  }, 200);
+  }, 200) as JsonResponse;
 }
 
 function chatCodeOf(f: Failure): string {

@@ -1,6 +1,6 @@
 /** POST /chat/api/v1/send-chat-log: a game server sends a batch of encrypted chat messages. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppEnv, JsonResponse } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { chatCodes, renderChatResult } from "./envelope.ts";
 import { type ChatRejection, collectChatLog } from "../../lib/moderation/chat_logs.ts";
@@ -50,6 +50,6 @@ export function registerSendChatLog(app: OpenAPIHono<AppEnv>) {
       messages: body.chat_log.msg_array,
     });
     if (!outcome.ok) return renderChatResult(c, codeOf[outcome.reason], outcome.message);
-    return renderChatResult(c, chatCodes.success, "success") as JsonResponse;
+    return renderChatResult(c, chatCodes.success, "success");
   });
 }

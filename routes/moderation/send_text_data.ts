@@ -1,6 +1,6 @@
 /** POST /cads2/send-text-data: check a batch of encrypted texts for forbidden words and spam. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import type { AppEnv, JsonResponse } from "../env.ts";
+import type { AppEnv } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { renderTadsResult, tadsCodes } from "./envelope.ts";
 import { detectTexts, type TextRejection } from "../../lib/moderation/text_detection.ts";
@@ -57,7 +57,7 @@ export function registerSendTextData(app: OpenAPIHono<AppEnv>) {
       textCount: body.text_log.text_count,
       texts: body.text_log.text_array,
     });
-    if (!outcome.ok) return renderTadsResult(c, entryOf[outcome.reason]) as JsonResponse;
-    return renderTadsResult(c, tadsCodes.success, outcome.results) as JsonResponse;
+    if (!outcome.ok) return renderTadsResult(c, entryOf[outcome.reason]);
+    return renderTadsResult(c, tadsCodes.success, outcome.results);
   });
 }
