@@ -91,14 +91,14 @@ async function sendClaimed(
   result: DispatchResult,
 ) {
   const campaignIds = [...new Set(claimed.map((s) => s.campaign_id))];
-  await services.db.query(
-    `update push_campaigns set status = 2, updated_at = now()
-     where status = 1 and id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`,
-    [campaignIds],
-  );
+  // One round trip: the CTE marks registered campaigns as sending, the select reads them (it
+  // sees the rows as before the update, which is fine: status is not read).
   const campaigns = new Map(
     (await services.db.query<CampaignRow>(
-      `select id, uuid, campaign from push_campaigns
+      `with started as (
+         update push_campaigns set status = 2, updated_at = now()
+         where status = 1 and id in (select (jsonb_array_elements_text($1::jsonb))::bigint))
+       select id, uuid, campaign from push_campaigns
        where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`,
       [campaignIds],
     )).map((c) => [c.id, c]),
