@@ -1,16 +1,17 @@
 /** POST /v2/auth-token and POST /v2/refresh-token: client credentials and refresh tokens to token pairs. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonBody, jsonResponse } from "../env.ts";
+import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse } from "./schemas.ts";
 import { authenticateClient } from "../../lib/tenancy.ts";
 import { issueTokenPair, verifyAppToken } from "../../lib/auth/tokens.ts";
 import { DomainError } from "../../lib/errors.ts";
 
 const TokenPair = z.object({
-  code: z.literal(0),
-  message: z.string(),
-  data: z.object({ accessToken: z.string(), refreshToken: z.string(), expiresIn: z.number() }),
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  expiresIn: z.number(),
 });
 
 const authToken = createRoute({
@@ -21,7 +22,7 @@ const authToken = createRoute({
   request: {
     body: jsonBody(z.object({ clientId: z.string().min(1), clientSecret: z.string().min(1) })),
   },
-  responses: { 200: jsonResponse(TokenPair, "token pair; access 24 h, refresh 7 days") },
+  responses: chainOkResponse(TokenPair, "token pair; access 24 h, refresh 7 days"),
 });
 
 const refreshToken = createRoute({
@@ -30,7 +31,7 @@ const refreshToken = createRoute({
   tags: ["blockchain"],
   summary: "Exchange a refresh token (single use) for a new token pair",
   request: { body: jsonBody(z.object({ refreshToken: z.string().min(1) })) },
-  responses: { 200: jsonResponse(TokenPair, "new token pair") },
+  responses: chainOkResponse(TokenPair, "new token pair"),
 });
 
 /** Registers the two token endpoints. */

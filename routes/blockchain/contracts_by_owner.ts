@@ -1,8 +1,8 @@
 /** GET /service/v1/contract/owner/{owner}: contracts deployed by an account, for the caller's game. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
 import { listContractsByOwner } from "../../lib/contracts.ts";
 
 const route = createRoute({
@@ -14,20 +14,13 @@ const route = createRoute({
     params: z.object({ owner: z.string().min(1) }),
     query: z.object({
       contractType: z.string().optional(),
-      page: z.coerce.number().int().min(1).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
+      ...pageQuery,
     }),
   },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        code: z.literal(0),
-        message: z.string(),
-        data: z.object({ contracts: z.array(z.any()) }),
-      }),
-      "contracts",
-    ),
-  },
+  responses: chainOkResponse(
+    z.object({ contracts: z.array(z.record(z.string(), z.unknown())), meta: pageMetaSchema }),
+    "contracts and meta",
+  ),
 });
 
 /** Registers the route. */

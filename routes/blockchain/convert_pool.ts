@@ -1,8 +1,8 @@
 /** GET /service/v1/convert/pool/{convertPool}: remaining pool tokens and currency totals. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse } from "./schemas.ts";
 import { poolInfo } from "../../lib/chain/convert.ts";
 
 const route = createRoute({
@@ -11,19 +11,13 @@ const route = createRoute({
   tags: ["blockchain"],
   summary: "Get convert pool information",
   request: { params: z.object({ convertPool: z.string().min(1) }) },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        code: z.literal(0),
-        message: z.string(),
-        data: z.object({
-          convertPoolAmount: z.string(),
-          gameCurrency: z.array(z.object({ goodsCode: z.string(), goodsAmount: z.string() })),
-        }),
-      }),
-      "convert pool record",
-    ),
-  },
+  responses: chainOkResponse(
+    z.object({
+      convertPoolAmount: z.string(),
+      gameCurrency: z.array(z.object({ goodsCode: z.string(), goodsAmount: z.string() })),
+    }),
+    "convert pool record",
+  ),
 });
 
 /** Registers the route. */

@@ -1,27 +1,21 @@
 /** GET and POST /service/v1/nft/{contract}/tokens/{tokenId}: token URI and stored metadata. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse } from "./schemas.ts";
 import { nftInfo } from "../../lib/chain/nft.ts";
 
 const params = z.object({ contract: z.string().min(1), tokenId: z.string().min(1) });
-const responses = {
-  200: jsonResponse(
-    z.object({
-      code: z.literal(0),
-      message: z.string(),
-      data: z.object({
-        nftContract: z.string(),
-        tokenId: z.string(),
-        tokenUri: z.string(),
-        gatewayUrl: z.string(),
-        metadata: z.record(z.string(), z.unknown()),
-      }),
-    }),
-    "NFT record",
-  ),
-};
+const responses = chainOkResponse(
+  z.object({
+    nftContract: z.string(),
+    tokenId: z.string(),
+    tokenUri: z.string(),
+    gatewayUrl: z.string(),
+    metadata: z.record(z.string(), z.unknown()),
+  }),
+  "NFT record",
+);
 
 // The method table lists POST, the sample uses GET: both answer, and POST needs no body.
 const getRoute = createRoute({

@@ -1,8 +1,8 @@
 /** GET /service/v1/ft/{contract}/account/{from}/balance: a holder's game token balance. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse } from "./schemas.ts";
 import { tokenBalance } from "../../lib/chain/convert.ts";
 
 const route = createRoute({
@@ -11,22 +11,16 @@ const route = createRoute({
   tags: ["blockchain"],
   summary: "Get token balance",
   request: { params: z.object({ contract: z.string().min(1), from: z.string().min(1) }) },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        code: z.literal(0),
-        message: z.string(),
-        data: z.object({
-          value: z.string(),
-          rawValue: z.string(),
-          decimals: z.number(),
-          symbol: z.string(),
-          symbolUri: z.string(),
-        }),
-      }),
-      "token balance record",
-    ),
-  },
+  responses: chainOkResponse(
+    z.object({
+      value: z.string(),
+      rawValue: z.string(),
+      decimals: z.number(),
+      symbol: z.string(),
+      symbolUri: z.string(),
+    }),
+    "token balance record",
+  ),
 });
 
 /** Registers the route. */

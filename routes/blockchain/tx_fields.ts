@@ -5,10 +5,10 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
 import type { TxRequest } from "../../lib/chain/transactions.ts";
 import { assertOutboundUrl, OutboundRefused } from "../../lib/outbound/guard.ts";
 import { DomainError } from "../../lib/errors.ts";
+import { chainOkResponse } from "./schemas.ts";
 
 /** Body fields of every transaction-creating request. */
 export const txFields = {
@@ -24,21 +24,15 @@ export const txFields = {
 export const address = z.string().trim().min(1).max(64);
 
 /** The transaction-creation response. */
-export const txCreationResponse = {
-  200: jsonResponse(
-    z.object({
-      code: z.literal(0),
-      message: z.string(),
-      data: z.object({
-        txhash: z.string().optional(),
-        status: z.enum(["PENDING", "WAITING"]),
-        rawTx: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-        requestId: z.string(),
-      }),
-    }),
-    "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false)",
-  ),
-};
+export const txCreationResponse = chainOkResponse(
+  z.object({
+    txhash: z.string().optional(),
+    status: z.enum(["PENDING", "WAITING"]),
+    rawTx: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    requestId: z.string(),
+  }),
+  "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false)",
+);
 
 /** Builds the TxRequest of a validated body; the callback target is checked up front. */
 export function txRequest(

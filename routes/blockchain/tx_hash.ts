@@ -1,8 +1,9 @@
 /** PATCH /service/v1/tx/hash: attach the hash of a self-signed transaction to its request id. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonBody, jsonResponse } from "../env.ts";
+import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse } from "./schemas.ts";
 import { registerTxHash } from "../../lib/chain/tx_records.ts";
 import { trackTransaction } from "../../lib/chain/tracker.ts";
 
@@ -17,9 +18,7 @@ const route = createRoute({
       txHash: z.string().trim().min(1),
     })),
   },
-  responses: {
-    200: jsonResponse(z.object({ code: z.literal(0), message: z.string() }), "registered"),
-  },
+  responses: chainOkResponse(undefined, "registered"),
 });
 
 /** Registers the route. */

@@ -1,8 +1,8 @@
 /** GET /service/v1/tx: the caller app's transaction records on the x-network, paged, newest first. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
 import { listTransactions } from "../../lib/chain/tx_records.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd").refine(
@@ -21,29 +21,16 @@ const route = createRoute({
       playerId: z.string().min(1).optional(),
       startDate: day.optional(),
       endDate: day.optional(),
-      page: z.coerce.number().int().min(1).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
+      ...pageQuery,
     }),
   },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        code: z.literal(0),
-        message: z.string(),
-        data: z.object({
-          transactions: z.array(z.record(z.string(), z.unknown())),
-          meta: z.object({
-            totalItems: z.number(),
-            itemCount: z.number(),
-            itemsPerPage: z.number(),
-            totalPages: z.number(),
-            currentPage: z.number(),
-          }),
-        }),
-      }),
-      "transactions and meta",
-    ),
-  },
+  responses: chainOkResponse(
+    z.object({
+      transactions: z.array(z.record(z.string(), z.unknown())),
+      meta: pageMetaSchema,
+    }),
+    "transactions and meta",
+  ),
 });
 
 /** Registers the route. */
