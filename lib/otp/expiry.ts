@@ -3,24 +3,13 @@
  * e.g. `2026-11-21T08:13:25.943+09:00[Asia/Seoul]`. Built with Intl because Temporal is missing
  * on Workers.
  */
-import { isTimeZone, offsetSecondsAt } from "../time/zones.ts";
+import { formatOffset, offsetSecondsAt } from "../time/zones.ts";
 
-/** True when Intl knows the IANA time zone name. */
-export const isKnownTimeZone = isTimeZone;
-
-function pad(n: number, width = 2): string {
-  return String(Math.abs(n)).padStart(width, "0");
-}
-
-function formatOffset(offsetSeconds: number): string {
+function isoOffset(offsetSeconds: number): string {
   // Like java.time: a zero offset prints as Z, seconds only when the offset has them.
   if (offsetSeconds === 0) return "Z";
-  const sign = offsetSeconds < 0 ? "-" : "+";
-  const abs = Math.abs(offsetSeconds);
-  const hh = pad(Math.floor(abs / 3600));
-  const mm = pad(Math.floor((abs % 3600) / 60));
-  const ss = abs % 60;
-  return `${sign}${hh}:${mm}${ss ? `:${pad(ss)}` : ""}`;
+  const seconds = Math.abs(offsetSeconds) % 60;
+  return formatOffset(offsetSeconds) + (seconds ? `:${String(seconds).padStart(2, "0")}` : "");
 }
 
 /** Formats epoch milliseconds in a time zone, e.g. `2026-11-21T08:13:25.943+09:00[Asia/Seoul]`. */
@@ -29,5 +18,5 @@ export function formatZonedExpiry(epochMs: number, timeZone: string): string {
   // The wall clock is the instant shifted by the offset, read as UTC.
   const wall = new Date(epochMs + offsetSeconds * 1000);
   const date = wall.toISOString().slice(0, 23);
-  return `${date}${formatOffset(offsetSeconds)}[${timeZone}]`;
+  return `${date}${isoOffset(offsetSeconds)}[${timeZone}]`;
 }

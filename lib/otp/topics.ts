@@ -3,9 +3,9 @@
  * sending, validity, time zone, code length), chosen per request by the `Topic` header.
  */
 import type { Sql } from "../db/port.ts";
-import { DomainError } from "../errors.ts";
+import { invalid } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
-import { isKnownTimeZone } from "./expiry.ts";
+import { isTimeZone } from "../time/zones.ts";
 
 /** How codes of a topic reach the receiver. */
 export type OtpMode = "provider" | "direct";
@@ -70,19 +70,11 @@ export async function saveTopic(
   input: TopicInput,
 ): Promise<{ topic: OtpTopic; created: boolean }> {
   const timeZone = input.timeZone ?? TOPIC_DEFAULTS.timeZone;
-  if (!isKnownTimeZone(timeZone)) {
-    throw new DomainError(
-      "invalid",
-      "VALIDATION_FAILED",
-      `timeZone: unknown time zone ${timeZone}`,
-    );
+  if (!isTimeZone(timeZone)) {
+    throw invalid(`timeZone: unknown time zone ${timeZone}`);
   }
   if (input.mode === "direct" && !input.callbackUrl) {
-    throw new DomainError(
-      "invalid",
-      "VALIDATION_FAILED",
-      "callbackUrl is required for mode direct",
-    );
+    throw invalid("callbackUrl is required for mode direct");
   }
   await requireGame(db, gameIndex);
   const [row] = await db.query<TopicRow & { created: boolean }>(

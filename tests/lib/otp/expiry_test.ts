@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { formatZonedExpiry, isKnownTimeZone } from "../../../lib/otp/expiry.ts";
+import { formatZonedExpiry } from "../../../lib/otp/expiry.ts";
+import { isTimeZone } from "../../../lib/time/zones.ts";
 
 Deno.test("expiry prints the spec's shape: local time, offset and zone name in brackets", () => {
   const ms = Date.UTC(2026, 10, 20, 23, 13, 25, 943);
@@ -29,12 +30,21 @@ Deno.test("expiry handles half-hour offsets, zero offsets and day changes", () =
   assert.equal(formatZonedExpiry(ms, "Europe/London"), "2026-12-31T20:00:00.120Z[Europe/London]");
 });
 
+Deno.test("an offset with seconds prints them, like java.time", () => {
+  // Liberia kept Monrovia mean time (-00:44:30) until 1972.
+  const ms = Date.UTC(1960, 0, 1, 12, 0, 0, 0);
+  assert.equal(
+    formatZonedExpiry(ms, "Africa/Monrovia"),
+    "1960-01-01T11:15:30.000-00:44:30[Africa/Monrovia]",
+  );
+});
+
 Deno.test("midnight prints as 00, not 24", () => {
   const ms = Date.UTC(2026, 10, 20, 15, 0, 0, 0);
   assert.equal(formatZonedExpiry(ms, "Asia/Seoul"), "2026-11-21T00:00:00.000+09:00[Asia/Seoul]");
 });
 
 Deno.test("time zone names are checked with Intl", () => {
-  assert.equal(isKnownTimeZone("Asia/Seoul"), true);
-  assert.equal(isKnownTimeZone("Mars/Olympus"), false);
+  assert.equal(isTimeZone("Asia/Seoul"), true);
+  assert.equal(isTimeZone("Mars/Olympus"), false);
 });
