@@ -2,6 +2,7 @@
 import { admin, callJson, seedTenant, type Tenant, testEnv } from "../../harness.ts";
 import { type GameServer, startGameServer } from "../../../dev/game_server.ts";
 import type { ItemRequestInput } from "../../../lib/items/record.ts";
+import type { ItemEndpoint } from "../../../lib/items/endpoints.ts";
 
 // deno-lint-ignore no-explicit-any
 type Answer = Promise<{ status: number; body: any; headers: Headers }>;
@@ -13,6 +14,8 @@ export interface ItemFixture {
   vendorWord: string;
   apiKey: string;
   transport: "http" | "tcp";
+  /** The endpoint as registered (with the vendor word), ready for sendItemBody. */
+  endpoint: ItemEndpoint;
   /** POST /items/v1/requests with the tenant's key. */
   register(body: Record<string, unknown>): Answer;
   /** GET /items/v1/requests/{id}. */
@@ -20,6 +23,8 @@ export interface ItemFixture {
   /** A valid request body for this tenant. */
   body(overrides?: Partial<ItemRequestInput> & Record<string, unknown>): Record<string, unknown>;
   close(): Promise<void>;
+  /** `await using f = await itemFixture()` closes it at the end of the scope. */
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** Seeds a tenant, starts a game server and registers it as the item endpoint. */
@@ -28,19 +33,24 @@ export async function itemFixture(transport: "http" | "tcp" = "http"): Promise<I
   const tenant = await seedTenant("item game");
   const vendorWord = `vw-${crypto.randomUUID().slice(0, 8)}`;
   const server = await startGameServer({ vendorWord, httpPort: 0, tcpPort: 0 });
-  const endpoint = transport === "http"
+  const target = transport === "http"
     ? { transport, url: server.url, vendorWord }
     : { transport, host: server.hostname, port: server.tcpPort, vendorWord };
-  const put = await admin("PUT", `/admin/v1/games/${tenant.gameIndex}/item-endpoint`, endpoint);
+  const put = await admin("PUT", `/admin/v1/games/${tenant.gameIndex}/item-endpoint`, target);
   if (put.status !== 200) throw new Error(`endpoint: ${JSON.stringify(put.body)}`);
   const { apiKey } = await tenant.apiKey(["items"]);
   const headers = { authorization: `Bearer ${apiKey}` };
+  async function close() {
+    await (await testEnv()).services.idle();
+    await server.stop();
+  }
   return {
     tenant,
     server,
     vendorWord,
     apiKey,
     transport,
+    endpoint: { ...target, gameIndex: tenant.gameIndex },
     register: (json) => callJson("POST", "/items/v1/requests", { json, headers }),
     status: (id) => callJson("GET", `/items/v1/requests/${id}`, { headers }),
     body: (overrides = {}) => ({
@@ -53,9 +63,7 @@ export async function itemFixture(transport: "http" | "tcp" = "http"): Promise<I
       serverId: "s1",
       ...overrides,
     }),
-    async close() {
-      await (await testEnv()).services.idle();
-      await server.stop();
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
