@@ -25,8 +25,6 @@ export interface Detection {
 /** A compiled word list. */
 export interface Detector {
   detect(text: string): Detection;
-  /** Number of automaton states (for diagnostics). */
-  readonly states: number;
 }
 
 /** Compiles a word list; words that normalise to nothing are ignored. */
@@ -43,10 +41,7 @@ export function compileDetector(options: DetectorOptions): Detector {
   });
   const matcher = compileMatcher(patterns);
   const maskChar = options.maskChar || "*";
-  return {
-    states: matcher.states,
-    detect: (text) => detectWith(matcher, forbidden, maskChar, text),
-  };
+  return { detect: (text) => detectWith(matcher, forbidden, maskChar, text) };
 }
 
 // Match buffers reused across calls (detection is synchronous).
@@ -57,6 +52,8 @@ let hits = 0;
 let allowStart = new Int32Array(16);
 let allowEnd = new Int32Array(16);
 let allows = 0;
+// Per normalised position: 1 when a kept forbidden match covers it.
+let flags = new Uint8Array(256);
 
 function record(end: number, length: number, id: number, allow: boolean) {
   const start = end - length + 1;
@@ -122,8 +119,6 @@ function detectWith(
     words: [...found].map((id) => words[id]),
   };
 }
-
-let flags = new Uint8Array(256);
 
 /** Masks the original characters behind flagged normalised positions; the rest is copied. */
 function maskFlagged(

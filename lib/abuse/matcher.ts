@@ -16,8 +16,6 @@ export interface PatternInput {
 
 /** A compiled automaton. */
 export interface Matcher {
-  /** Number of states. */
-  readonly states: number;
   /**
    * Scans `length` code points and calls `onMatch(endIndex, length, id, allow)` for the
    * longest forbidden and the longest allowed pattern ending at each position.
@@ -137,7 +135,6 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
   for (const c of alphabet) c < 65536 ? (inBmp[c] = 1) : inAstral.add(c);
 
   return {
-    states: n,
     scan(chars, length, onMatch) {
       let s = 0;
       for (let i = 0; i < length; i++) {
