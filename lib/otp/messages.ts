@@ -54,8 +54,9 @@ const templates: Record<OtpLang, Template> = {
 /** The message a receiver gets: `[service] <code sentence>` in the requested language. */
 export function otpMessage(
   lang: OtpLang,
-  input: { serviceName: string; code: string; expirySeconds: number },
+  topic: { serviceName: string; expirySeconds: number },
+  code: string,
 ): string {
-  const minutes = Math.max(1, Math.ceil(input.expirySeconds / 60));
-  return `[${input.serviceName}] ${templates[lang](input.code, minutes)}`;
+  const minutes = Math.max(1, Math.ceil(topic.expirySeconds / 60));
+  return `[${topic.serviceName}] ${templates[lang](code, minutes)}`;
 }

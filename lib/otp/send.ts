@@ -13,13 +13,13 @@ import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.
 import { acquireCooldown, countSend, markSent, receiverKeys, storeCode } from "./state.ts";
 import { DIRECT_PROVIDER, postDirectCallback } from "./delivery/direct.ts";
 
-/** A validated SMS send request. */
+/** A validated SMS send request (absent and null optional fields mean the default). */
 export interface SmsSendInput {
   to: string;
   toCountryNo: string;
-  retry?: boolean;
-  lookup?: boolean;
-  lang?: OtpLang;
+  retry?: boolean | null;
+  lookup?: boolean | null;
+  lang?: OtpLang | null;
 }
 
 /** A validated e-mail send request. */
@@ -28,7 +28,7 @@ export interface EmailSendInput {
   senderName: string;
   receiver: string;
   subject: string;
-  lang?: OtpLang;
+  lang?: OtpLang | null;
 }
 
 /** What a send answers. */
@@ -36,7 +36,14 @@ export interface SentOtp {
   otp: string;
   provider: string;
   expiry: string;
-  expiryTimestamp: number;
+}
+
+/** The code being delivered, with what a delivery may need to say about it. */
+interface Issued {
+  code: string;
+  expiresAtMs: number;
+  /** The expiry in the topic's zone, as the answer shows it. */
+  expiry: string;
   retry: boolean;
 }
 
@@ -48,8 +55,8 @@ export function emailReceiver(address: string): string {
 async function issue(
   s: Services,
   topic: OtpTopic,
-  receiver: { channel: "sms" | "email"; id: string; retry?: boolean },
-  deliver: (code: string, expiresAtMs: number, retry: boolean) => Promise<string>,
+  receiver: { channel: "sms" | "email"; id: string; retry?: boolean | null },
+  deliver: (issued: Issued) => Promise<string>,
 ): Promise<SentOtp> {
   const nowMs = s.clock.now();
   const hashKey = await otpHashKey(s.secrets);
@@ -77,6 +84,7 @@ async function issue(
     const retry = receiver.retry ?? counted.retry;
     const code = generateCode(topic.codeLength);
     const expiresAtMs = nowMs + topic.expirySeconds * 1000;
+    const expiry = formatZonedExpiry(expiresAtMs, topic.timeZone);
     // The call counts for retry detection even if delivery then fails ("called more than once").
     const [remove] = await Promise.all([
       storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs }),
@@ -84,18 +92,12 @@ async function issue(
     ]);
     let provider: string;
     try {
-      provider = await deliver(code, expiresAtMs, retry);
+      provider = await deliver({ code, expiresAtMs, expiry, retry });
     } catch (err) {
       await remove();
       throw err;
     }
-    return {
-      otp: code,
-      provider,
-      expiry: formatZonedExpiry(expiresAtMs, topic.timeZone),
-      expiryTimestamp: expiresAtMs,
-      retry,
-    };
+    return { otp: code, provider, expiry };
   } catch (err) {
     await release();
     throw err;
@@ -115,7 +117,7 @@ export async function sendSmsOtp(
     s,
     topic,
     { channel: "sms", id: phoneReceiverId(input.toCountryNo, input.to), retry: input.retry },
-    async (code, expiresAtMs, retry) => {
+    async ({ code, expiresAtMs, expiry, retry }) => {
       if (topic.mode === "direct") {
         await postDirectCallback(s.outbound, {
           callbackUrl: topic.callbackUrl!,
@@ -131,7 +133,7 @@ export async function sendSmsOtp(
             serviceName: topic.serviceName,
             otp: code,
             provider: DIRECT_PROVIDER,
-            expiry: formatZonedExpiry(expiresAtMs, topic.timeZone),
+            expiry,
             expiryTimestamp: expiresAtMs,
           },
         });
@@ -140,11 +142,7 @@ export async function sendSmsOtp(
       const provider = s.otpProviders.sms;
       await provider.send({ outbound: s.outbound, nowMs: s.clock.now() }, {
         to: e164(input.toCountryNo, input.to),
-        text: otpMessage(lang, {
-          serviceName: topic.serviceName,
-          code,
-          expirySeconds: topic.expirySeconds,
-        }),
+        text: otpMessage(lang, topic, code),
         lang,
         retry,
         expiresAtMs,
@@ -169,13 +167,9 @@ export async function sendEmailOtp(
     s,
     topic,
     { channel: "email", id: emailReceiver(input.receiver) },
-    async (code, expiresAtMs) => {
+    async ({ code, expiresAtMs }) => {
       const provider = s.otpProviders.email;
-      const text = otpMessage(lang, {
-        serviceName: topic.serviceName,
-        code,
-        expirySeconds: topic.expirySeconds,
-      });
+      const text = otpMessage(lang, topic, code);
       await provider.send({ outbound: s.outbound, nowMs: s.clock.now() }, {
         from: input.sender.trim(),
         fromName: input.senderName,

@@ -40,19 +40,8 @@ function smsRoute(path: "/otp/sms" | "/otp/send") {
 export function registerSendSms(app: OpenAPIHono<AppEnv>) {
   for (const path of ["/otp/sms", "/otp/send"] as const) {
     app.openapi(smsRoute(path), async (c) => {
-      const body = c.req.valid("json");
-      const sent = await sendSmsOtp(c.var.services, c.get("otpTopic"), {
-        to: body.to,
-        toCountryNo: body.toCountryNo,
-        retry: body.retry ?? undefined,
-        lookup: body.lookup ?? undefined,
-        lang: body.lang ?? undefined,
-      });
-      return c.json({
-        otp: sent.otp,
-        provider: sent.provider,
-        expiry: sent.expiry,
-      }) as JsonResponse;
+      const sent = await sendSmsOtp(c.var.services, c.get("otpTopic"), c.req.valid("json"));
+      return c.json(sent) as JsonResponse;
     });
   }
 }
