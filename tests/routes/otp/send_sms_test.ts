@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { admin, callJson, testEnv } from "../../harness.ts";
 import { koreanMobile, seedOtpTenant } from "./fixture.ts";
+import { OTP_LANGS } from "../../../lib/otp/messages.ts";
 
 const EXPIRY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}(?:[+-]\d{2}:\d{2}|Z)\[[A-Za-z_/]+\]$/;
 
@@ -46,35 +47,23 @@ Deno.test("send: lang defaults to en; codeLength, expiry and time zone come from
   );
 });
 
-Deno.test("send: every one of the spec's 18 languages is accepted, case-insensitively", async () => {
+Deno.test("send: every one of the spec's 18 languages is accepted, case-insensitively, and used", async () => {
+  assert.equal(OTP_LANGS.length, 18);
   const t = await seedOtpTenant();
-  const langs = [
-    "ko",
-    "en",
-    "ja",
-    "zh-cn",
-    "zh-tw",
-    "zh-hans",
-    "zh-hant",
-    "de",
-    "fr",
-    "ru",
-    "es",
-    "pt",
-    "id",
-    "th",
-    "vi",
-    "it",
-    "tr",
-    "ar",
-  ];
-  for (const lang of langs) {
-    const r = await t.post("/otp/sms", {
-      to: koreanMobile(),
-      toCountryNo: "82",
-      lang: lang.toUpperCase(),
-    });
+  const english = (otp: string) => `[Summoners War] Your verification code is ${otp}.`;
+  for (const lang of OTP_LANGS) {
+    const to = koreanMobile();
+    const r = await t.post("/otp/sms", { to, toCountryNo: "82", lang: lang.toUpperCase() });
     assert.equal(r.status, 200, `${lang}: ${JSON.stringify(r.body)}`);
+    const outbox = await admin("GET", "/admin/v1/otp/outbox");
+    const mine = outbox.body.messages.find((m: { to: string }) => m.to === `+82${to.slice(1)}`);
+    assert.equal(mine.lang, lang);
+    assert.ok(
+      mine.text.startsWith("[Summoners War] ") && mine.text.includes(r.body.otp),
+      mine.text,
+    );
+    // Only en may read as English: every other code gets its own language's sentence.
+    assert.equal(mine.text.startsWith(english(r.body.otp)), lang === "en", mine.text);
   }
   const bad = await t.post("/otp/sms", { to: koreanMobile(), toCountryNo: "82", lang: "xx" });
   assert.equal(bad.status, 422);
