@@ -7,32 +7,18 @@
  *
  *   deno bench -A bench/items_bench.ts
  */
-import { admin, seedTenant, testEnv } from "../tests/harness.ts";
-import { startGameServer } from "../dev/game_server.ts";
+import { testEnv } from "../tests/harness.ts";
+import { itemFixture } from "../tests/lib/items/fixture.ts";
 import { registerItemRequest } from "../lib/items/register.ts";
 import { dispatchDueItems } from "../lib/items/dispatcher.ts";
 import { sendItemBody } from "../lib/items/transport.ts";
 import { buildItemRecord, itemRecordBody } from "../lib/items/record.ts";
-import type { ItemEndpoint } from "../lib/items/endpoints.ts";
 
 const BATCH = 50;
 const CONCURRENCY = 8;
 const { services } = await testEnv();
-const server = await startGameServer({ vendorWord: "bench-word", httpPort: 0, tcpPort: 0 });
-
-async function tenantFor(transport: "http" | "tcp") {
-  const t = await seedTenant(`bench ${transport}`);
-  const endpoint = transport === "http"
-    ? { transport, url: server.url, vendorWord: "bench-word" }
-    : { transport, host: server.hostname, port: server.tcpPort, vendorWord: "bench-word" };
-  await admin("PUT", `/admin/v1/games/${t.gameIndex}/item-endpoint`, endpoint);
-  return {
-    gameIndex: t.gameIndex,
-    endpoint: { ...endpoint, gameIndex: t.gameIndex } as ItemEndpoint,
-  };
-}
-
-const tenants = { http: await tenantFor("http"), tcp: await tenantFor("tcp") };
+// Each transport gets its own tenant, reference game server and registered endpoint.
+const fixtures = { http: await itemFixture("http"), tcp: await itemFixture("tcp") };
 let seq = 0;
 
 function input(gameIndex: number) {
@@ -49,7 +35,7 @@ function input(gameIndex: number) {
 }
 
 async function throughOutbox(transport: "http" | "tcp") {
-  const { gameIndex } = tenants[transport];
+  const gameIndex = fixtures[transport].tenant.gameIndex;
   const now = services.clock.now();
   await Promise.all(
     Array.from(
@@ -64,7 +50,7 @@ async function throughOutbox(transport: "http" | "tcp") {
 }
 
 async function direct(transport: "http" | "tcp") {
-  const { endpoint, gameIndex } = tenants[transport];
+  const { endpoint, tenant: { gameIndex } } = fixtures[transport];
   const bodies = Array.from(
     { length: BATCH },
     () => itemRecordBody(buildItemRecord(input(gameIndex))),
