@@ -28,6 +28,10 @@ function twilio(baseUrl: string, extra: Partial<Parameters<typeof createTwilioSm
   });
 }
 
+function sendgrid(baseUrl: string) {
+  return createSendgridEmail({ baseUrl, apiKey: SENDGRID_KEY, timeoutMs: 2_000, retries: 0 });
+}
+
 function isProviderError(pattern: RegExp) {
   return (err: unknown) => {
     assert.ok(err instanceof DomainError, String(err));
@@ -91,12 +95,7 @@ Deno.test("Twilio: an unreachable API is a PROVIDER_ERROR", async () => {
 Deno.test("SendGrid: posts the v3 mail send JSON with Bearer auth", async () => {
   const fake = startFakeSendgrid();
   try {
-    const provider = createSendgridEmail({
-      baseUrl: fake.url,
-      apiKey: SENDGRID_KEY,
-      timeoutMs: 2_000,
-      retries: 0,
-    });
+    const provider = sendgrid(fake.url);
     await provider.send(ctx, {
       from: "no-reply@game.example",
       fromName: "Game",
@@ -124,12 +123,7 @@ Deno.test("SendGrid: posts the v3 mail send JSON with Bearer auth", async () => 
 Deno.test("SendGrid: a refusal becomes PROVIDER_ERROR naming the field", async () => {
   const fake = startFakeSendgrid(403);
   try {
-    const provider = createSendgridEmail({
-      baseUrl: fake.url,
-      apiKey: SENDGRID_KEY,
-      timeoutMs: 2_000,
-      retries: 0,
-    });
+    const provider = sendgrid(fake.url);
     await assert.rejects(
       provider.send(ctx, {
         from: "x@y.z",

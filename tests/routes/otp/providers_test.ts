@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { type Config, loadConfig } from "../../../lib/config.ts";
 import { createOtpProviders } from "../../../lib/otp/delivery/mod.ts";
-import { testEnv } from "../../harness.ts";
 import { appWith, koreanMobile, randomEmail, seedOtpTenant } from "./fixture.ts";
 import {
   SENDGRID_KEY,
@@ -10,9 +9,11 @@ import {
   TWILIO,
 } from "../../lib/otp/fake_providers.ts";
 
-async function providersFor(change: Partial<Config>) {
-  const { services } = await testEnv();
-  return createOtpProviders({ ...services.config, OTP_DELIVERY_RETRIES: 0, ...change });
+/** The app with OTP providers built from the test configuration plus `change` (no retries). */
+function appWithProviders(change: Partial<Config>) {
+  return appWith((services) => ({
+    otpProviders: createOtpProviders({ ...services.config, OTP_DELIVERY_RETRIES: 0, ...change }),
+  }));
 }
 
 function twilioEnv(url: string): Partial<Config> {
@@ -25,12 +26,18 @@ function twilioEnv(url: string): Partial<Config> {
   };
 }
 
+function sendgridEnv(url: string): Partial<Config> {
+  return {
+    OTP_EMAIL_PROVIDER: "sendgrid",
+    SENDGRID_API_BASE_URL: url,
+    SENDGRID_API_KEY: SENDGRID_KEY,
+  };
+}
+
 Deno.test("provider mode sends SMS through Twilio and reports it as the provider", async () => {
   const twilio = startFakeTwilio();
   try {
-    const post = await appWith(async () => ({
-      otpProviders: await providersFor(twilioEnv(twilio.url)),
-    }));
+    const post = await appWithProviders(twilioEnv(twilio.url));
     const t = await seedOtpTenant();
     const to = koreanMobile();
     const r = await post("/otp/sms", { to, toCountryNo: "82", lang: "en" }, t.headers);
@@ -56,9 +63,7 @@ Deno.test("a Twilio refusal is PROVIDER_ERROR 502 and the code is not valid", as
     message: "Attempt to send to unsubscribed recipient",
   });
   try {
-    const post = await appWith(async () => ({
-      otpProviders: await providersFor(twilioEnv(twilio.url)),
-    }));
+    const post = await appWithProviders(twilioEnv(twilio.url));
     const t = await seedOtpTenant();
     const to = koreanMobile();
     const r = await post("/otp/sms", { to, toCountryNo: "82" }, t.headers);
@@ -80,13 +85,7 @@ Deno.test("a Twilio refusal is PROVIDER_ERROR 502 and the code is not valid", as
 Deno.test("provider mode sends e-mail through SendGrid", async () => {
   const sendgrid = startFakeSendgrid();
   try {
-    const post = await appWith(async () => ({
-      otpProviders: await providersFor({
-        OTP_EMAIL_PROVIDER: "sendgrid",
-        SENDGRID_API_BASE_URL: sendgrid.url,
-        SENDGRID_API_KEY: SENDGRID_KEY,
-      }),
-    }));
+    const post = await appWithProviders(sendgridEnv(sendgrid.url));
     const t = await seedOtpTenant();
     const receiver = randomEmail();
     const r = await post("/otp/email", {
@@ -111,13 +110,7 @@ Deno.test("provider mode sends e-mail through SendGrid", async () => {
 Deno.test("a SendGrid refusal is PROVIDER_ERROR 502 and the code is not valid", async () => {
   const sendgrid = startFakeSendgrid(403);
   try {
-    const post = await appWith(async () => ({
-      otpProviders: await providersFor({
-        OTP_EMAIL_PROVIDER: "sendgrid",
-        SENDGRID_API_BASE_URL: sendgrid.url,
-        SENDGRID_API_KEY: SENDGRID_KEY,
-      }),
-    }));
+    const post = await appWithProviders(sendgridEnv(sendgrid.url));
     const t = await seedOtpTenant();
     const receiver = randomEmail();
     const r = await post("/otp/email", {
