@@ -9,19 +9,11 @@
  */
 import { createPublicClient, encodeFunctionData, http } from "viem";
 import { abi as nftAbi } from "../contracts/artifacts/GameNFT.ts";
-import { callJson, seedTenant } from "../tests/harness.ts";
-import { chainEnv, deploy, fundedWallet } from "../tests/lib/chain/anvil.ts";
+import { callJson } from "../tests/harness.ts";
+import { fundedWallet, nftTenant } from "../tests/lib/chain/anvil.ts";
 
-const t = await chainEnv();
-const tenant = await seedTenant("bench game");
-const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-const player = await fundedWallet(tenant.gameIndex, { kms: false });
-const nft = await deploy({
-  gameIndex: tenant.gameIndex,
-  type: "nft",
-  from: minter.address,
-  name: "B",
-});
+const t = await nftTenant("bench game", { name: "B" });
+const { tenant, minter, player, nft } = t;
 const client = createPublicClient({ transport: http(t.anvil.url) });
 
 const fifty = Array.from({ length: 50 }, (_, i) => ({
@@ -89,19 +81,7 @@ Deno.bench({
   baseline: false,
   async fn() {
     const id = String(next++);
-    const res = await callJson("POST", `/service/v1/nft/${nft}/mint`, {
-      headers: tenant.chainHeaders,
-      json: {
-        playerId: "1",
-        from: minter.address,
-        to: player.address,
-        isSend: true,
-        encoded: false,
-        callbackUrl: "http://127.0.0.1:9/cb",
-        royaltyPercentage: 1,
-        mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
-      },
-    });
+    const res = await t.mintOne(id);
     if (res.body.code !== 0) throw new Error(JSON.stringify(res.body));
   },
 });

@@ -13,7 +13,7 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createPolygonChain } from "../../../lib/chain/polygon.ts";
-import { admin, type TestEnv, testEnv } from "../../harness.ts";
+import { admin, callJson, seedTenant, type TestEnv, testEnv } from "../../harness.ts";
 
 /** The chain id tests run with. */
 export const TEST_CHAIN_ID = 31337;
@@ -175,6 +175,41 @@ export async function deploy(body: Record<string, unknown>): Promise<Hex> {
   const res = await admin("POST", "/admin/v1/contracts/deploy", { network: "polygon", ...body });
   if (res.status !== 201) throw new Error(`deploy failed: ${JSON.stringify(res.body)}`);
   return res.body.address as Hex;
+}
+
+/** A fresh tenant with a KMS-held minter, a player wallet (key not held) and an NFT the minter deployed. */
+export async function nftTenant(
+  name: string,
+  contract: { name?: string; symbol?: string } = {},
+) {
+  const env = await chainEnv();
+  const tenant = await seedTenant(name);
+  const minter = await fundedWallet(tenant.gameIndex, { kms: true });
+  const player = await fundedWallet(tenant.gameIndex, { kms: false });
+  const nft = await deploy({
+    gameIndex: tenant.gameIndex,
+    type: "nft",
+    from: minter.address,
+    name: "N",
+    ...contract,
+  });
+  /** Mints one token `id` from the minter to the player, sent by the service; `body` overrides. */
+  const mintOne = (id: string, body: Record<string, unknown> = {}) =>
+    callJson("POST", `/service/v1/nft/${nft}/mint`, {
+      headers: tenant.chainHeaders,
+      json: {
+        playerId: "1",
+        from: minter.address,
+        to: player.address,
+        isSend: true,
+        encoded: false,
+        callbackUrl: "http://127.0.0.1:9/cb",
+        royaltyPercentage: 1,
+        mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
+        ...body,
+      },
+    });
+  return { ...env, tenant, minter, player, nft, mintOne };
 }
 
 /** Options for chain tests: anvil and deferred work outlive a single test. */

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { encodeFunctionData } from "viem";
 import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
-import { callJson, seedTenant } from "../../harness.ts";
-import { chainEnv, chainTestOptions, deploy, fundedWallet } from "./anvil.ts";
+import { callJson } from "../../harness.ts";
+import { chainEnv, chainTestOptions, nftTenant } from "./anvil.ts";
 import { currentFees, signAndBroadcast } from "../../../lib/chain/sending.ts";
 import { withSendLock } from "../../../lib/chain/send_lock.ts";
 import { createPolygonChain } from "../../../lib/chain/polygon.ts";
@@ -11,34 +11,12 @@ Deno.test({
   ...chainTestOptions,
   name: "two concurrent sends from one wallet get distinct consecutive nonces",
   async fn() {
-    const t = await chainEnv();
-    const tenant = await seedTenant("nonce game");
-    const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-    const player = await fundedWallet(tenant.gameIndex, { kms: false });
-    const nft = await deploy({
-      gameIndex: tenant.gameIndex,
-      type: "nft",
-      from: minter.address,
-      name: "N",
-    });
+    const t = await nftTenant("nonce game");
+    const { tenant, minter } = t;
     const start = await t.client.getTransactionCount({ address: minter.address });
     await t.anvil.automine(false);
     try {
-      const send = (id: string) =>
-        callJson("POST", `/service/v1/nft/${nft}/mint`, {
-          headers: tenant.chainHeaders,
-          json: {
-            playerId: "1",
-            from: minter.address,
-            to: player.address,
-            isSend: true,
-            encoded: false,
-            callbackUrl: "http://127.0.0.1:9/cb",
-            royaltyPercentage: 1,
-            mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
-          },
-        });
-      const [a, b] = await Promise.all([send("1"), send("2")]);
+      const [a, b] = await Promise.all([t.mintOne("1"), t.mintOne("2")]);
       assert.equal(a.body.code, 0, JSON.stringify(a.body));
       assert.equal(b.body.code, 0, JSON.stringify(b.body));
       const txs = await Promise.all(
@@ -64,15 +42,8 @@ Deno.test({
   ...chainTestOptions,
   name: "a send that fails before broadcast leaves its nonce for the next send",
   async fn() {
-    const t = await chainEnv();
-    const tenant = await seedTenant("release game");
-    const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-    const nft = await deploy({
-      gameIndex: tenant.gameIndex,
-      type: "nft",
-      from: minter.address,
-      name: "N",
-    });
+    const t = await nftTenant("release game");
+    const { tenant, minter, nft } = t;
     const chain = t.services.chain!;
     const fees = await currentFees(chain);
     const data = encodeFunctionData({

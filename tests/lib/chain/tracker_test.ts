@@ -1,40 +1,19 @@
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
-import { callJson, seedTenant } from "../../harness.ts";
-import { chainEnv, chainTestOptions, deploy, fundedWallet } from "./anvil.ts";
+import { callJson } from "../../harness.ts";
+import { chainTestOptions, nftTenant } from "./anvil.ts";
 import { callbackSink } from "../../routes/blockchain/callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
 
 async function setup(name: string) {
-  const t = await chainEnv();
-  const tenant = await seedTenant(name);
-  const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-  const nft = await deploy({
-    gameIndex: tenant.gameIndex,
-    type: "nft",
-    from: minter.address,
-    name: "N",
-  });
+  const t = await nftTenant(name);
   const mint = (id: string, extra: Record<string, unknown>) =>
-    callJson("POST", `/service/v1/nft/${nft}/mint`, {
-      headers: tenant.chainHeaders,
-      json: {
-        playerId: "1",
-        from: minter.address,
-        to: minter.address,
-        isSend: true,
-        encoded: false,
-        callbackUrl: "http://127.0.0.1:9/cb",
-        royaltyPercentage: 1,
-        mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
-        ...extra,
-      },
-    });
+    t.mintOne(id, { to: t.minter.address, ...extra });
   const statuses = async () =>
-    (await callJson("GET", "/service/v1/tx", { headers: tenant.chainHeaders })).body.data
+    (await callJson("GET", "/service/v1/tx", { headers: t.tenant.chainHeaders })).body.data
       .transactions
       .map((x: { txStatus: string }) => x.txStatus);
-  return { ...t, tenant, minter, nft, mint, statuses };
+  return { ...t, mint, statuses };
 }
 
 Deno.test({

@@ -1,22 +1,14 @@
 import assert from "node:assert/strict";
-import { callJson, seedTenant } from "../../harness.ts";
-import { chainEnv, chainTestOptions, deploy, fundedWallet } from "../../lib/chain/anvil.ts";
+import { callJson } from "../../harness.ts";
+import { chainTestOptions, nftTenant } from "../../lib/chain/anvil.ts";
 import { storeMetadata } from "../../../lib/chain/metadata.ts";
 
 Deno.test({
   ...chainTestOptions,
   name: "a losing or unsigned mint of the same token id never replaces the minted token's metadata",
   async fn() {
-    const t = await chainEnv();
-    const tenant = await seedTenant("metadata race game");
-    const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-    const player = await fundedWallet(tenant.gameIndex, { kms: false });
-    const nft = await deploy({
-      gameIndex: tenant.gameIndex,
-      type: "nft",
-      from: minter.address,
-      name: "Race",
-    });
+    const t = await nftTenant("metadata race game", { name: "Race" });
+    const { tenant, minter, player, nft } = t;
     const mint = (name: string, isSend: boolean) =>
       callJson("POST", `/service/v1/nft/${nft}/mint`, {
         json: {

@@ -1,29 +1,19 @@
 import assert from "node:assert/strict";
 import { type Hex, parseTransaction, serializeTransaction } from "viem";
 import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
-import { callJson, seedTenant } from "../../harness.ts";
-import { chainEnv, chainTestOptions, deploy, fundedWallet } from "../../lib/chain/anvil.ts";
+import { callJson } from "../../harness.ts";
+import { chainTestOptions, deploy, nftTenant } from "../../lib/chain/anvil.ts";
 import { callbackSink, signatureValid } from "./callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
 
 async function setup() {
-  const env = await chainEnv();
-  const tenant = await seedTenant("mint game");
-  const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-  const player = await fundedWallet(tenant.gameIndex, { kms: false });
-  const nft = await deploy({
-    gameIndex: tenant.gameIndex,
-    type: "nft",
-    from: minter.address,
-    name: "Heroes",
-    symbol: "HERO",
-  });
-  const mint = (body: Record<string, unknown>, contract: string = nft) =>
+  const env = await nftTenant("mint game", { name: "Heroes", symbol: "HERO" });
+  const mint = (body: Record<string, unknown>, contract: string = env.nft) =>
     callJson("POST", `/service/v1/nft/${contract}/mint`, {
       json: body,
-      headers: tenant.chainHeaders,
+      headers: env.tenant.chainHeaders,
     });
-  return { ...env, tenant, minter, player, nft, mint };
+  return { ...env, mint };
 }
 
 function entry(tokenId: string, extra: Record<string, unknown> = {}) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { callJson, seedTenant, testEnv } from "../../harness.ts";
-import { chainEnv, chainTestOptions, deploy, fundedWallet } from "../../lib/chain/anvil.ts";
+import { chainTestOptions, nftTenant } from "../../lib/chain/anvil.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
 
 // Records are seeded directly (their creation dates matter); the list is read through HTTP.
@@ -76,15 +76,8 @@ Deno.test({
   ...chainTestOptions,
   name: "xpla, refused callback URLs, and a registered hash of another transaction",
   async fn() {
-    const t = await chainEnv();
-    const tenant = await seedTenant("edge game");
-    const minter = await fundedWallet(tenant.gameIndex, { kms: true });
-    const nft = await deploy({
-      gameIndex: tenant.gameIndex,
-      type: "nft",
-      from: minter.address,
-      name: "N",
-    });
+    const t = await nftTenant("edge game");
+    const { tenant, minter, nft } = t;
     const body = {
       playerId: "1",
       from: minter.address,
