@@ -30,15 +30,14 @@ export interface Detector {
 /** Compiles a word list; words that normalise to nothing are ignored. */
 export function compileDetector(options: DetectorOptions): Detector {
   const patterns: PatternInput[] = [];
+  const add = (words: readonly string[], allow: boolean) =>
+    words.forEach((word, id) => {
+      const n = copyNormalized(normalizeText(word));
+      if (n.length > 0) patterns.push({ chars: n.chars, allow, id });
+    });
   const forbidden = options.forbiddenWords;
-  forbidden.forEach((word, id) => {
-    const n = copyNormalized(normalizeText(word));
-    if (n.length > 0) patterns.push({ chars: n.chars, allow: false, id });
-  });
-  (options.allowWords ?? []).forEach((word, id) => {
-    const n = copyNormalized(normalizeText(word));
-    if (n.length > 0) patterns.push({ chars: n.chars, allow: true, id });
-  });
+  add(forbidden, false);
+  add(options.allowWords ?? [], true);
   const matcher = compileMatcher(patterns);
   const maskChar = options.maskChar || "*";
   return { detect: (text) => detectWith(matcher, forbidden, maskChar, text) };
