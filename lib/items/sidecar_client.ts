@@ -2,9 +2,14 @@
  * Item socket through the Node sidecar (sidecar/): POST {host, port, apihash, body, timeoutMs} to
  * `${SIDECAR_URL}/v1/exchange` with the shared token; the sidecar frames the packet and dials.
  */
-import { type ItemSocket, SocketFailure, type SocketFailureReason } from "./socket.ts";
+import {
+  type ItemSocket,
+  SOCKET_FAILURE_REASONS,
+  SocketFailure,
+  type SocketFailureReason,
+} from "./socket.ts";
 
-const REASONS = new Set(["timeout", "connect", "closed", "too_large", "bad_packet"]);
+const REASONS = new Set<string>(SOCKET_FAILURE_REASONS);
 
 /** Creates a socket that exchanges through the sidecar at `url`. */
 export function createSidecarSocket(

@@ -13,13 +13,17 @@ export interface SocketExchange {
 }
 
 /** Why an exchange produced no response body. */
-export type SocketFailureReason =
-  | "timeout"
-  | "connect"
-  | "closed"
-  | "too_large"
-  | "bad_packet"
-  | "unavailable";
+export const SOCKET_FAILURE_REASONS = [
+  "timeout",
+  "connect",
+  "closed",
+  "too_large",
+  "bad_packet",
+  "unavailable",
+] as const;
+
+/** One of SOCKET_FAILURE_REASONS. */
+export type SocketFailureReason = typeof SOCKET_FAILURE_REASONS[number];
 
 /** An exchange that failed before a complete response packet arrived. */
 export class SocketFailure extends Error {
