@@ -52,6 +52,7 @@ export type TextOutcome =
   | { ok: false; reason: TextRejection; message: string };
 
 const flag = (b: boolean) => (b ? "1" : "0") as "0" | "1";
+const encoder = new TextEncoder();
 
 /** Runs detection on one batch. */
 export async function detectTexts(
@@ -78,7 +79,6 @@ export async function detectTexts(
     return { ok: false, reason: "too_large", message: `text_array[${tooBig}] is over 5 KB` };
   }
   const open = jsonPayloadOpener(project.secret);
-  const encoder = new TextEncoder();
   const texts: z.infer<typeof TextObject>[] = [];
   for (const [i, t] of batch.texts.entries()) {
     if (!isIsoTime(t.time_stamp)) {
