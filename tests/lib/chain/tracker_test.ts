@@ -124,3 +124,38 @@ Deno.test({
     assert.equal(byId[b.body.data.requestId], "FAILED");
   },
 });
+
+Deno.test({
+  ...chainTestOptions,
+  name: "one scheduled run settles every mined transaction and reports each once",
+  async fn() {
+    const t = await setup("batch settle game");
+    const sink = callbackSink();
+    await t.anvil.automine(false);
+    try {
+      const sent = await Promise.all(
+        ["1", "2", "3"].map((id) => t.mint(id, { callbackUrl: sink.url })),
+      );
+      for (const r of sent) assert.equal(r.body.code, 0, JSON.stringify(r.body));
+      await t.services.idle();
+      assert.deepEqual(await t.statuses(), ["PENDING", "PENDING", "PENDING"]);
+      await t.anvil.mine();
+      await runScheduled(t.services);
+      assert.deepEqual(await t.statuses(), ["SUCCESS", "SUCCESS", "SUCCESS"]);
+      assert.deepEqual(
+        sink.received.map((x) => x.body.requestId).sort(),
+        sent.map((r) => r.body.data.requestId).sort(),
+      );
+      const states = await t.services.db.query<{ callback_state: string }>(
+        "select callback_state from chain_txs where request_id in (select jsonb_array_elements_text($1::jsonb))",
+        [sent.map((r) => r.body.data.requestId)],
+      );
+      assert.deepEqual(states.map((x) => x.callback_state), ["done", "done", "done"]);
+      await runScheduled(t.services);
+      assert.equal(sink.received.length, 3, "delivered once each");
+    } finally {
+      await t.anvil.automine(true);
+      await sink.close();
+    }
+  },
+});
