@@ -20,6 +20,10 @@ export interface OtpTenant {
     headers?: Record<string, string>,
     // deno-lint-ignore no-explicit-any
   ): Promise<{ status: number; body: any; headers: Headers }>;
+  /** POST /otp/sms to a number of country code 82 (plus any other body fields). */
+  sendSms(to: string, extra?: Record<string, unknown>): Promise<Json>;
+  /** POST /otp/verify for a number of country code 82. */
+  verifySms(to: string, otp: string): Promise<Json>;
 }
 
 /** Seeds a game, an otp API key and a topic (provider mode unless told otherwise). */
@@ -38,14 +42,17 @@ export async function seedOtpTenant(
   });
   if (created.status !== 201) throw new Error(`seed topic failed: ${JSON.stringify(created.body)}`);
   const headers = { authorization: `bearer ${key.apiKey}`, topic: name };
+  const post: OtpTenant["post"] = (path, json, extra = {}) =>
+    callJson("POST", path, { json, headers: { ...headers, ...extra } });
   return {
     gameIndex: t.gameIndex,
     keyId: key.keyId,
     apiKey: key.apiKey,
     topic: name,
     headers,
-    post: (path, json, extra = {}) =>
-      callJson("POST", path, { json, headers: { ...headers, ...extra } }),
+    post,
+    sendSms: (to, extra = {}) => post("/otp/sms", { to, toCountryNo: "82", ...extra }),
+    verifySms: (to, otp) => post("/otp/verify", { to, toCountryNo: "82", otp }),
   };
 }
 
