@@ -19,6 +19,7 @@ import {
   MAX_PACKET_BYTES,
   PacketAccumulator,
 } from "../lib/items/tcp_frame.ts";
+import { readPacket, writeAll } from "../lib/items/socket_deno.ts";
 
 /** Item codes the reference game knows; anything else is answered 50005. */
 export const KNOWN_ASSETS = ["gold", "gem", "potion", "sword", "shield", "ticket", "skin"];
@@ -137,22 +138,14 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
   async function serveTcpConn(conn: Deno.Conn) {
     openConns.add(conn);
     try {
-      const acc = new PacketAccumulator(MAX_PACKET_BYTES, 12);
-      const buf = new Uint8Array(65_536);
-      let packet: Uint8Array | null = null;
-      while (!packet) {
-        const n = await conn.read(buf);
-        if (n === null) return;
-        packet = acc.push(buf.subarray(0, n));
-      }
+      const packet = await readPacket(conn, new PacketAccumulator(MAX_PACKET_BYTES, 12));
+      if (!packet) return;
       const { apihash, body } = decodeRequestPacket(packet);
       server.raw.push({ via: "tcp", apihash, body: new TextDecoder().decode(body) });
       const reply = await withFault(() => receiver.handle(body, apihash));
       if (reply === "close") return;
       const text = reply === "garbage" ? "<html>oops</html>" : JSON.stringify(reply);
-      const out = encodeResponsePacket(enc.encode(text));
-      let at = 0;
-      while (at < out.length) at += await conn.write(out.subarray(at));
+      await writeAll(conn, encodeResponsePacket(enc.encode(text)));
     } catch {
       // A broken packet or a client that went away: drop the connection.
     } finally {

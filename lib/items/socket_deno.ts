@@ -13,9 +13,24 @@ import {
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array) {
+/** Writes every byte (a single write may take only part). */
+export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   let at = 0;
   while (at < bytes.length) at += await conn.write(bytes.subarray(at));
+}
+
+/** Reads until the accumulator holds one whole packet; null when the peer closes first. */
+export async function readPacket(
+  conn: Deno.Conn,
+  acc: PacketAccumulator,
+): Promise<Uint8Array | null> {
+  const buf = new Uint8Array(65_536);
+  while (true) {
+    const n = await conn.read(buf);
+    if (n === null) return null;
+    const packet = acc.push(buf.subarray(0, n));
+    if (packet) return packet;
+  }
 }
 
 async function exchangeOnce(
@@ -37,15 +52,11 @@ async function exchangeOnce(
   try {
     await writeAll(conn, encodeRequestPacket(req.apihash, enc.encode(req.body)));
     const acc = new PacketAccumulator(maxBytes);
-    const buf = new Uint8Array(65_536);
-    while (true) {
-      const n = await conn.read(buf);
-      if (n === null) {
-        throw new SocketFailure(`peer closed after ${acc.size} bytes of the response`, "closed");
-      }
-      const packet = acc.push(buf.subarray(0, n));
-      if (packet) return dec.decode(packet.subarray(4));
+    const packet = await readPacket(conn, acc);
+    if (!packet) {
+      throw new SocketFailure(`peer closed after ${acc.size} bytes of the response`, "closed");
     }
+    return dec.decode(packet.subarray(4));
   } catch (err) {
     if (err instanceof SocketFailure) throw err;
     if (err instanceof PacketError) throw new SocketFailure(err.message, err.reason);

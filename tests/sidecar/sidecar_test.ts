@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createSidecarSocket } from "../../lib/items/sidecar_client.ts";
-import { createDenoItemSocket } from "../../lib/items/socket_deno.ts";
+import { createDenoItemSocket, readPacket, writeAll } from "../../lib/items/socket_deno.ts";
 import { SocketFailure } from "../../lib/items/socket.ts";
 import {
   decodeRequestPacket,
@@ -56,15 +56,9 @@ function rawPeer(answer: (conn: Deno.Conn, packet: Uint8Array) => Promise<void>)
   (async () => {
     for await (const conn of listener) {
       (async () => {
-        const acc = new PacketAccumulator(1 << 20, 12);
-        const buf = new Uint8Array(1024);
-        let packet: Uint8Array | null = null;
         try {
-          while (!packet) {
-            const n = await conn.read(buf);
-            if (n === null) return;
-            packet = acc.push(buf.subarray(0, n));
-          }
+          const packet = await readPacket(conn, new PacketAccumulator(1 << 20, 12));
+          if (!packet) return;
           packets.push(packet.slice());
           await answer(conn, packet);
         } catch {
@@ -78,11 +72,6 @@ function rawPeer(answer: (conn: Deno.Conn, packet: Uint8Array) => Promise<void>)
     }
   })().catch(() => {});
   return { port: (listener.addr as Deno.NetAddr).port, packets, close: () => listener.close() };
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array) {
-  let at = 0;
-  while (at < bytes.length) at += await conn.write(bytes.subarray(at));
 }
 
 for (const kind of ["sidecar", "direct"] as const) {
