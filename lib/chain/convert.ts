@@ -4,21 +4,14 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as poolAbi } from "../../contracts/artifacts/ConvertPool.ts";
 import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
-import { parseAddress, requireContract } from "./registry.ts";
+import { parseAddress, parseUint256, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 
-/** Parses a non-negative integer amount in base units. */
+/** Parses a non-negative integer amount in base units (a uint256). */
 export function parseAmount(value: string, field: string): bigint {
-  if (!/^\d{1,78}$/.test(value)) {
-    throw new DomainError(
-      "invalid",
-      "VALIDATION_FAILED",
-      `${field} must be a non-negative integer string (base units)`,
-    );
-  }
-  return BigInt(value);
+  return parseUint256(value, field, "must be a non-negative integer string (base units, uint256)");
 }
 
 /** Converts game currency to tokens (operator sends) or tokens to game currency (holder sends). */

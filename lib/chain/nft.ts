@@ -3,7 +3,7 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./metadata.ts";
-import { parseAddress, requireContract } from "./registry.ts";
+import { parseAddress, parseUint256, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
@@ -13,10 +13,7 @@ export const POLYGON_MINT_LIMIT = 50;
 
 /** Parses a decimal token id into a uint256. */
 export function parseTokenId(value: string, field: string): bigint {
-  if (!/^\d{1,78}$/.test(value) || BigInt(value) >= 2n ** 256n) {
-    throw new DomainError("invalid", "VALIDATION_FAILED", `${field} must be a decimal uint256`);
-  }
-  return BigInt(value);
+  return parseUint256(value, field);
 }
 
 /** One token of a mint request. */

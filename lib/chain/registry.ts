@@ -28,6 +28,18 @@ export function parseAddress(value: string, field: string): Hex {
   return getAddress(value);
 }
 
+/** Parses a decimal uint256 field (at most 2^256 - 1) or throws a validation error naming it. */
+export function parseUint256(
+  value: string,
+  field: string,
+  rule = "must be a decimal uint256",
+): bigint {
+  if (!/^\d{1,78}$/.test(value) || BigInt(value) >= 2n ** 256n) {
+    throw new DomainError("invalid", "VALIDATION_FAILED", `${field} ${rule}`);
+  }
+  return BigInt(value);
+}
+
 /** Registers a contract for a game; the address is stored checksummed. */
 export async function registerContract(
   db: Sql,

@@ -171,6 +171,17 @@ Deno.test({
       json: { ...base, gameTokenAmount: "1.5", gameCurrencyCode: "gold", gameCurrencyAmount: "1" },
     });
     assert.equal(badAmount.body.code, 1000);
+    const overflowing = await callJson("POST", "/service/v1/convert/to-currency", {
+      headers: h,
+      json: {
+        ...base,
+        gameTokenAmount: "9".repeat(78),
+        gameCurrencyCode: "gold",
+        gameCurrencyAmount: "1",
+      },
+    });
+    assert.equal(overflowing.status, 400, JSON.stringify(overflowing.body));
+    assert.equal(overflowing.body.code, 1000);
     const badType = await callJson("POST", "/service/v1/convert/sideways", {
       headers: h,
       json: { ...base, gameTokenAmount: "1", gameCurrencyCode: "gold", gameCurrencyAmount: "1" },
