@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { call } from "../../harness.ts";
 import {
   campaignBody,
+  createTargeting,
   postCampaign,
   type PushTenant,
   pushTenant,
@@ -79,16 +80,7 @@ Deno.test("type T needs a targetingId of the same game; type B refuses one", asy
     campaignBody(t, { type: "T" }),
     "targetingId is required for a targeting campaign (type T)",
   );
-  const foreign = await call("POST", "/push/targets", {
-    headers: other.headers,
-    json: {
-      company: "gcp",
-      companyIndex: 1,
-      registrant: { id: "op" },
-      description: "other game",
-      game: { gameindex: other.tenant.gameIndex },
-    },
-  }).then((r) => r.json());
+  const { body: foreign } = await createTargeting(other, { description: "other game" });
   await assertRefused(
     t,
     campaignBody(t, { type: "T", targetingId: foreign.id }),

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { admin, callJson, seedTenant, testEnv } from "../../harness.ts";
-import { campaignBody, postCampaign, type PushTenant, pushTenant } from "./fixture.ts";
+import {
+  campaignBody,
+  createTargeting,
+  postCampaign,
+  type PushTenant,
+  pushTenant,
+} from "./fixture.ts";
 import { dispatchDuePushes, pushDispatchJob } from "../../../lib/push/dispatch.ts";
 import { scheduledJobs } from "../../../lib/scheduled.ts";
 
@@ -179,16 +185,7 @@ Deno.test("dispatch: localizing tasks reach only their zones; targeting campaign
     playerId: 12,
   });
   const other = await device(t, { token: "be2", country: "DE", playerId: 13 });
-  const targeting = await callJson("POST", "/push/targets", {
-    headers: t.headers,
-    json: {
-      company: "gcp",
-      companyIndex: 1,
-      registrant: { id: "op" },
-      description: "two players",
-      game: { gameindex: t.tenant.gameIndex },
-    },
-  });
+  const targeting = await createTargeting(t, { description: "two players" });
   const tid = targeting.body.id;
   const up = await callJson("POST", `/push/targets/${tid}/direct/new`, {
     headers: t.headers,

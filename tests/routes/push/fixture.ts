@@ -54,3 +54,18 @@ export function withReservation(t: PushTenant, patch: Record<string, unknown>) {
   const body = campaignBody(t);
   return { ...body, reservation: { ...body.reservation, ...patch } };
 }
+
+/** POST /push/targets: a targeting record for the tenant's game; `patch` replaces fields. */
+export function createTargeting(t: PushTenant, patch: Record<string, unknown> = {}) {
+  return callJson("POST", "/push/targets", {
+    headers: t.headers,
+    json: {
+      company: "gamevil",
+      companyIndex: 3,
+      registrant: { id: "op-7", name: "Kim" },
+      description: "returning players",
+      game: { gameindex: t.tenant.gameIndex },
+      ...patch,
+    },
+  });
+}

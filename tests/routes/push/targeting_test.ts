@@ -1,23 +1,15 @@
 import assert from "node:assert/strict";
 import { call, callJson, testEnv } from "../../harness.ts";
-import { campaignBody, postCampaign, type PushTenant, pushTenant } from "./fixture.ts";
+import {
+  campaignBody,
+  createTargeting,
+  postCampaign,
+  type PushTenant,
+  pushTenant,
+} from "./fixture.ts";
 import { findTargeting, uploadTargets } from "../../../lib/push/targeting.ts";
 import type { Sql } from "../../../lib/db/port.ts";
 import { dispatchDuePushes } from "../../../lib/push/dispatch.ts";
-
-function createTargeting(t: PushTenant, patch: Record<string, unknown> = {}) {
-  return callJson("POST", "/push/targets", {
-    headers: t.headers,
-    json: {
-      company: "gamevil",
-      companyIndex: 3,
-      registrant: { id: "op-7", name: "Kim" },
-      description: "returning players",
-      game: { gameindex: t.tenant.gameIndex },
-      ...patch,
-    },
-  });
-}
 
 function upload(t: PushTenant, id: number, targets: unknown) {
   return callJson("POST", `/push/targets/${id}/direct/new`, { headers: t.headers, json: targets });
