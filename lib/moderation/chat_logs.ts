@@ -151,12 +151,29 @@ export interface StoredChat {
   receivedAt: string;
 }
 
+// A chat_logs row as the SQL port returns it (bigint columns arrive as strings).
+interface ChatLogRow {
+  id: string;
+  game_key: string;
+  time_stamp: string;
+  room_num: string;
+  lang_code: number;
+  chat_mode: number;
+  channel_user_id: string;
+  chat_msg: string;
+  forbidden: boolean;
+  spam: boolean;
+  spam_rule: string | null;
+  matched_words: string[];
+  received_at: Date;
+}
+
 /** Lists a game's stored messages, newest first, with an id cursor. */
 export async function listChatLogs(
   services: Services,
   query: { gameIndex: number; flagged?: boolean; userId?: string; limit: number; cursor?: string },
 ): Promise<{ items: StoredChat[]; nextCursor: string | null }> {
-  const rows = await services.db.query<Record<string, unknown>>(
+  const rows = await services.db.query<ChatLogRow>(
     `select id, game_key, time_stamp, room_num, lang_code, chat_mode, channel_user_id, chat_msg,
        forbidden, spam, spam_rule, matched_words, received_at
      from chat_logs
@@ -175,19 +192,19 @@ export async function listChatLogs(
   );
   const more = rows.length > query.limit;
   const items = rows.slice(0, query.limit).map((r) => ({
-    id: String(r.id),
-    gameKey: r.game_key as string,
-    timeStamp: r.time_stamp as string,
-    roomNum: String(r.room_num),
-    langCode: r.lang_code as number,
-    chatMode: r.chat_mode as number,
-    channelUserId: String(r.channel_user_id),
-    chatMsg: r.chat_msg as string,
-    forbidden: r.forbidden as boolean,
-    spam: r.spam as boolean,
-    spamRule: (r.spam_rule as string | null) ?? null,
-    matchedWords: r.matched_words as string[],
-    receivedAt: (r.received_at as Date).toISOString(),
+    id: r.id,
+    gameKey: r.game_key,
+    timeStamp: r.time_stamp,
+    roomNum: r.room_num,
+    langCode: r.lang_code,
+    chatMode: r.chat_mode,
+    channelUserId: r.channel_user_id,
+    chatMsg: r.chat_msg,
+    forbidden: r.forbidden,
+    spam: r.spam,
+    spamRule: r.spam_rule,
+    matchedWords: r.matched_words,
+    receivedAt: r.received_at.toISOString(),
   }));
   return { items, nextCursor: more ? items[items.length - 1].id : null };
 }

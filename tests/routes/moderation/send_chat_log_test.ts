@@ -57,6 +57,11 @@ Deno.test("200: a batch in both paddings is decrypted, analysed and stored", asy
   assert.equal(spam.spam, true);
   assert.equal(spam.spamRule, "link");
   assert.equal(spam.timeStamp, "2024-05-01T12:00:00.000+09:00");
+  // bigint columns are answered as decimal strings, the clean message carries no rule.
+  assert.equal(clean.roomNum, "7");
+  assert.match(clean.id as string, /^\d+$/);
+  assert.equal(clean.spamRule, null);
+  assert.equal(typeof clean.langCode, "number");
   const flagged = await logs(t.gameIndex, "?flagged=true");
   assert.deepEqual(flagged.items.map((i) => i.channelUserId), ["3", "1"]);
   const byUser = await logs(t.gameIndex, "?userId=2");
