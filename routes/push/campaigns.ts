@@ -4,6 +4,7 @@ import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { CampaignBody } from "../../lib/push/campaign_schema.ts";
 import { saveCampaign } from "../../lib/push/campaigns.ts";
+import { pushKeyResponses } from "./envelope.ts";
 
 const Task = z.object({
   startTime: z.number(),
@@ -37,8 +38,7 @@ const route = createRoute({
   responses: {
     200: jsonResponse(CampaignResponse, "the campaign with its schedule"),
     400: { description: "a field is missing or invalid; error.reason names it" },
-    401: { description: "API key missing, invalid, revoked or without the push scope" },
-    403: { description: "authorization scheme is not Bearer" },
+    ...pushKeyResponses,
     404: { description: "no campaign with that id in the key's game" },
     409: { description: "the campaign's status does not allow the edit" },
   },

@@ -3,6 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { DeviceBody, registerDevice } from "../../lib/push/devices.ts";
+import { pushKeyResponses } from "./envelope.ts";
 
 const route = createRoute({
   method: "post",
@@ -20,8 +21,7 @@ const route = createRoute({
       "registered",
     ),
     400: { description: "a field is missing or invalid; error.reason names it" },
-    401: { description: "API key missing, invalid, revoked or without the push scope" },
-    403: { description: "authorization scheme is not Bearer" },
+    ...pushKeyResponses,
   },
 });
 

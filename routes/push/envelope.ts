@@ -29,3 +29,9 @@ export const pushFamily: Family = {
   prefixes: ["/push/"],
   renderError: renderPushError,
 };
+
+/** The API key answers every push route documents. */
+export const pushKeyResponses = {
+  401: { description: "API key missing, invalid, revoked or without the push scope" },
+  403: { description: "authorization scheme is not Bearer" },
+};

@@ -3,6 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { MAX_TARGETS_PER_CALL, TargetList, uploadTargets } from "../../lib/push/targeting.ts";
+import { pushKeyResponses } from "./envelope.ts";
 
 const route = createRoute({
   method: "post",
@@ -16,8 +17,7 @@ const route = createRoute({
   responses: {
     200: { description: "stored; empty body, UUID header" },
     400: { description: "the list or a target is invalid; error.reason names it" },
-    401: { description: "API key missing, invalid, revoked or without the push scope" },
-    403: { description: "authorization scheme is not Bearer" },
+    ...pushKeyResponses,
     404: { description: "no such targeting record in the key's game" },
     409: { description: "the record is locked: a campaign using it is sending" },
   },

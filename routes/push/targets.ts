@@ -3,6 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { createTargeting, TargetingBody } from "../../lib/push/targeting.ts";
+import { pushKeyResponses } from "./envelope.ts";
 
 const TargetingRecord = z.object({
   id: z.number(),
@@ -24,8 +25,7 @@ const route = createRoute({
   responses: {
     200: jsonResponse(TargetingRecord, "the targeting record"),
     400: { description: "a field is missing or invalid; error.reason names it" },
-    401: { description: "API key missing, invalid, revoked or without the push scope" },
-    403: { description: "authorization scheme is not Bearer" },
+    ...pushKeyResponses,
   },
 });
 
