@@ -35,6 +35,14 @@ export async function currentFees(chain: PolygonChain) {
   return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
+/** The sender's next nonce, counting transactions the node holds but has not mined. */
+export async function pendingNonce(chain: PolygonChain, address: Hex): Promise<number> {
+  return await onChain(
+    "nonce lookup",
+    () => chain.client.getTransactionCount({ address, blockTag: "pending" }),
+  );
+}
+
 /**
  * Signs with the key of `tx.from` held for `tx.gameIndex` and broadcasts, under the wallet's send lock. The nonce
  * is the node's pending count read inside the lock. `record` runs after signing and before
@@ -54,10 +62,7 @@ export async function signAndBroadcast(
   } = {},
 ): Promise<{ hash: Hex; nonce: number }> {
   return await withSendLock(s.db, { chainId: chain.chainId, address: tx.from }, async () => {
-    const nonce = await onChain(
-      "nonce lookup",
-      () => chain.client.getTransactionCount({ address: tx.from, blockTag: "pending" }),
-    );
+    const nonce = await pendingNonce(chain, tx.from);
     const { from, gameIndex, ...fields } = tx;
     const signed = await s.kms.signTransaction(gameIndex, from, {
       ...fields,

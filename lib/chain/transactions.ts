@@ -15,7 +15,7 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { DbError } from "../db/port.ts";
 import { onChain } from "./polygon.ts";
-import { currentFees, requireChain, signAndBroadcast } from "./sending.ts";
+import { currentFees, pendingNonce, requireChain, signAndBroadcast } from "./sending.ts";
 import { trackTransaction } from "./tracker.ts";
 
 /** Transaction types recorded (txType). */
@@ -66,7 +66,6 @@ export interface RawTxObject {
   maxPriorityFeePerGas: number;
 }
 
-/** The transaction-creation response `data`. */
 /** The transaction-creation response `data`. */
 export type TxCreation =
   | { txhash: string; status: "PENDING"; requestId: string }
@@ -139,10 +138,7 @@ export async function createTransaction(
     s.defer(trackTransaction(s, requestId));
     return { txhash: hash, status: "PENDING", requestId };
   }
-  const nonce = await onChain(
-    "nonce lookup",
-    () => chain.client.getTransactionCount({ address: intent.from, blockTag: "pending" }),
-  );
+  const nonce = await pendingNonce(chain, intent.from);
   await record("WAITING", null, nonce);
   const unsigned: TransactionSerializableEIP1559 = {
     type: "eip1559",
