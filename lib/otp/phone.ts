@@ -3,7 +3,7 @@ import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { DomainError } from "../errors.ts";
 
 /** A phone receiver as the caller wrote it and as the service keys it. */
-export interface PhoneReceiver {
+interface PhoneReceiver {
   /** Country calling code, digits only ("82"). */
   countryNo: string;
   /** National digits without separators and trunk zeros ("1012345678"). */
@@ -19,7 +19,7 @@ export function countryDigits(toCountryNo: string): string {
  * Normalises a number so that "010-1234-5678", "01012345678" and "+82 10 1234 5678" are one
  * receiver. Deliberately simple (no metadata) so sends and verifies always agree.
  */
-export function phoneReceiver(toCountryNo: string, to: string): PhoneReceiver {
+function phoneReceiver(toCountryNo: string, to: string): PhoneReceiver {
   const countryNo = countryDigits(toCountryNo);
   let digits = to.trim().replace(/[\s\-().]/g, "");
   if (digits.startsWith("+")) {

@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** Counts Unicode code points, so "é" or "한" is one letter whatever its UTF-8 length. */
-export function letterCount(text: string): number {
+function letterCount(text: string): number {
   return [...text].length;
 }
 

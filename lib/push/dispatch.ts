@@ -49,7 +49,7 @@ export interface DispatchResult {
 }
 
 /** Claims up to `limit` due slices (pending and due, or leased with an expired lease). */
-export async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
+async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
   return await services.db.query<ClaimedSlice>(
     `update push_slices s set state = 'leased', lease_until = $2, attempts = s.attempts + 1
      where s.id in (
@@ -156,7 +156,7 @@ async function sendSlice(
 }
 
 /** The device's language when the campaign has a message for its platform in it, else the default. */
-export function pickLanguage(
+function pickLanguage(
   notification: Record<string, PushMessageInput>,
   defaultLanguage: string,
   deviceLanguage: string | null,

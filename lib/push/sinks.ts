@@ -31,7 +31,7 @@ export interface PushSink {
 }
 
 /** The sink that stores messages for inspection (embedded dev and tests). */
-export function logSink(services: Services): PushSink {
+function logSink(services: Services): PushSink {
   return {
     name: "log",
     async deliver(batch) {
