@@ -9,7 +9,10 @@ import { sha256Hex } from "../crypto/hashing.ts";
 import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "./record.ts";
 
 /** Statuses of a request. */
-export type ItemRequestStatus = "REGISTERED" | "RETRYING" | "DELIVERED" | "FAILED";
+export const ITEM_REQUEST_STATUSES = ["REGISTERED", "RETRYING", "DELIVERED", "FAILED"] as const;
+
+/** One of ITEM_REQUEST_STATUSES. */
+export type ItemRequestStatus = typeof ITEM_REQUEST_STATUSES[number];
 
 /** The answer to a registration. */
 export interface Registration {

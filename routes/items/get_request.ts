@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonResponse } from "../env.ts";
-import { getItemRequest } from "../../lib/items/register.ts";
+import { getItemRequest, ITEM_REQUEST_STATUSES } from "../../lib/items/register.ts";
 
 const route = createRoute({
   method: "get",
@@ -17,7 +17,7 @@ const route = createRoute({
         code: z.literal(0),
         message: z.string(),
         transactionId: z.string(),
-        status: z.enum(["REGISTERED", "RETRYING", "DELIVERED", "FAILED"]),
+        status: z.enum(ITEM_REQUEST_STATUSES),
         attempts: z.number(),
         lastCode: z.number().nullable(),
         lastMessage: z.string().nullable(),
