@@ -11,6 +11,7 @@ import {
   type ContractType,
   type KnownContract,
   parseAddress,
+  parseUint256,
   registerContract,
 } from "./registry.ts";
 import { currentFees, requireChain, signAndBroadcast } from "./sending.ts";
@@ -38,15 +39,12 @@ function deployData(req: DeployRequest, from: Hex): Hex {
     case "nft":
       return build(nft, [req.name, req.symbol ?? req.name, from]);
     case "token": {
-      const supply = req.initialSupply ?? "0";
-      if (!/^\d{1,78}$/.test(supply)) {
-        throw new DomainError(
-          "invalid",
-          "VALIDATION_FAILED",
-          "initialSupply must be an integer string",
-        );
-      }
-      return build(token, [req.name, req.symbol ?? req.name, BigInt(supply), from]);
+      const supply = parseUint256(
+        req.initialSupply ?? "0",
+        "initialSupply",
+        "must be an integer string (uint256)",
+      );
+      return build(token, [req.name, req.symbol ?? req.name, supply, from]);
     }
     case "lock":
       return build(lock, [from]);

@@ -75,6 +75,16 @@ Deno.test({
       name: "N",
     });
     assert.equal(notHeld.body.error.code, "KEY_NOT_HELD");
+    const hugeSupply = await admin("POST", "/admin/v1/contracts/deploy", {
+      network: "polygon",
+      gameIndex: tenant.gameIndex,
+      type: "token",
+      from: created.body.address,
+      name: "Gold",
+      initialSupply: "9".repeat(78),
+    });
+    assert.equal(hugeSupply.status, 400, JSON.stringify(hugeSupply.body));
+    assert.equal(hugeSupply.body.error.code, "VALIDATION_FAILED");
 
     const meta = await callJson("GET", `/metadata/polygon/0x${"ab".repeat(20)}/1`);
     assert.equal(meta.status, 404);
