@@ -194,3 +194,11 @@ export async function dispatchDueItems(
   }
   return sent;
 }
+
+/**
+ * Starts delivering a game's newly registered requests in the background (services.defer), so
+ * they need not wait for the scheduled run; a short run, the scheduled dispatcher takes the rest.
+ */
+export function dispatchSoon(services: Services, gameIndex: number): void {
+  services.defer(dispatchDueItems(services, { gameIndex, maxRounds: 2 }));
+}

@@ -5,7 +5,7 @@ import { jsonBody, jsonResponse } from "../env.ts";
 import { itemRequestInputSchema } from "../../lib/items/record.ts";
 import { registerItemRequest } from "../../lib/items/register.ts";
 import { requireItemEndpoint } from "../../lib/items/endpoints.ts";
-import { dispatchDueItems } from "../../lib/items/dispatcher.ts";
+import { dispatchSoon } from "../../lib/items/dispatcher.ts";
 import { DomainError } from "../../lib/errors.ts";
 
 const route = createRoute({
@@ -43,8 +43,7 @@ export function registerItemRequestRoute(app: OpenAPIHono<AppEnv>) {
     }
     await requireItemEndpoint(s.db, input.gameIndex);
     const reg = await registerItemRequest(s.db, input, { nowMs: s.clock.now() });
-    // Deliver right away; the scheduled dispatcher picks up whatever this run leaves.
-    if (reg.created) s.defer(dispatchDueItems(s, { gameIndex: input.gameIndex, maxRounds: 2 }));
+    if (reg.created) dispatchSoon(s, input.gameIndex);
     return c.json({
       code: 0,
       message: "registered",

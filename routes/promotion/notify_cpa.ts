@@ -10,7 +10,7 @@ import { cpaFamily, renderCpaResult } from "./envelope.ts";
 import { parseAuthorization } from "../auth.ts";
 import { verifyApiKey } from "../../lib/auth/api_keys.ts";
 import { cpaNotificationSchema, notifyCpaAchievement } from "../../lib/promotion/cpa.ts";
-import { dispatchDueItems } from "../../lib/items/dispatcher.ts";
+import { dispatchSoon } from "../../lib/items/dispatcher.ts";
 import { DomainError } from "../../lib/errors.ts";
 
 const resultSchema = z.object({
@@ -58,9 +58,7 @@ export function registerNotifyCpa(app: OpenAPIHono<AppEnv>) {
       nowMs: s.clock.now(),
       callerGame,
     });
-    if (result.rewarded) {
-      s.defer(dispatchDueItems(s, { gameIndex: result.gameIndex, maxRounds: 2 }));
-    }
+    if (result.rewarded) dispatchSoon(s, result.gameIndex);
     return renderCpaResult(c, 0, "success");
   });
 }
