@@ -25,7 +25,7 @@ export function openMemoryKv(now: () => number = Date.now): Kv {
     const t = now();
     for (const [k, e] of map) if (e.expiresAt !== null && e.expiresAt <= t) map.delete(k);
   }
-  return {
+  const kv: Kv = {
     kind: "memory",
     get(key) {
       return Promise.resolve(live(key)?.value ?? null);
@@ -57,6 +57,11 @@ export function openMemoryKv(now: () => number = Date.now): Kv {
       map.set(key, { value: String(next), expiresAt });
       return Promise.resolve(next);
     },
+    async incrMany(keys, options = {}) {
+      const out: number[] = [];
+      for (const key of keys) out.push(await kv.incr(key, { ttlMs: options.ttlMs }));
+      return out;
+    },
     del(...keys) {
       let n = 0;
       for (const k of keys) if (live(k) && map.delete(k)) n++;
@@ -71,4 +76,5 @@ export function openMemoryKv(now: () => number = Date.now): Kv {
       return Promise.resolve();
     },
   };
+  return kv;
 }

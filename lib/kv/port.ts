@@ -25,6 +25,11 @@ export interface Kv {
    * Both happen atomically (MULTI/EXEC on Redis, no Lua).
    */
   incr(key: string, options?: { by?: number; ttlMs?: number }): Promise<number>;
+  /**
+   * Increments several counters by one in one round trip, each like `incr` (expiry set on its
+   * first hit); a key listed twice counts twice. Returns the new values in order.
+   */
+  incrMany(keys: string[], options?: { ttlMs?: number }): Promise<number[]>;
   /** Deletes keys; returns how many existed. */
   del(...keys: string[]): Promise<number>;
   /** Remaining time to live in ms; -1 without expiry, -2 when the key does not exist. */

@@ -31,6 +31,19 @@ export function openUpstashKv(url: string, token: string): Kv {
       const [value] = await tx.exec<[number, number?]>();
       return Number(value);
     },
+    async incrMany(keys, options = {}) {
+      if (keys.length === 0) return [];
+      const tx = redis.multi();
+      for (const key of keys) {
+        tx.incr(key);
+        if (options.ttlMs !== undefined) {
+          tx.pexpire(key, Math.max(1, Math.ceil(options.ttlMs)), "NX");
+        }
+      }
+      const results = await tx.exec<unknown[]>();
+      const step = options.ttlMs !== undefined ? 2 : 1;
+      return keys.map((_, i) => Number(results[i * step]));
+    },
     async del(...keys) {
       if (keys.length === 0) return 0;
       return Number(await redis.del(...keys));

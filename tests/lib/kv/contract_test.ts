@@ -91,6 +91,28 @@ for (const [name, open, ignore] of adapters) {
   });
 
   Deno.test({
+    name: `kv(${name}): incrMany counts each key in one call`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      assert.deepEqual(await kv.incrMany([], { ttlMs: 1000 }), []);
+      await kv.set(k("m-b"), "41");
+      const values = await kv.incrMany([k("m-a"), k("m-b"), k("m-a")], { ttlMs: 10_000 });
+      assert.deepEqual(values, [1, 42, 2]);
+      const fresh = await kv.pttl(k("m-a"));
+      assert.ok(fresh > 0 && fresh <= 10_000, `new counters get the expiry (pttl ${fresh})`);
+      const adopted = await kv.pttl(k("m-b"));
+      assert.ok(
+        adopted > 0 && adopted <= 10_000,
+        `a key without expiry gets one (pttl ${adopted})`,
+      );
+      await kv.incrMany([k("m-a")], { ttlMs: 60_000 });
+      assert.ok(await kv.pttl(k("m-a")) <= 10_000, "an existing expiry is kept");
+      assert.deepEqual(await kv.incrMany([k("m-a")]), [4]);
+    },
+  });
+
+  Deno.test({
     name: `kv(${name}): getdel reads once; del counts`,
     ignore,
     fn: async () => {
