@@ -92,14 +92,16 @@ export function textFingerprint(text: string): string {
 }
 
 /**
- * Counts this text for the user and tells whether it is now a repeat (3rd time or more in the
- * window). `scope` separates tenants (project key or game index).
+ * Counts each text for its user (one KV round trip for the whole batch) and tells which are now
+ * repeats (the 3rd time or more in the window). `scope` separates tenants (project key or game).
  */
-export async function isRepeatedText(
+export async function markRepeatedTexts(
   kv: Kv,
-  input: { scope: string; userId: string; text: string },
-): Promise<boolean> {
-  const key = `abuse:repeat:${input.scope}:${input.userId}:${textFingerprint(input.text)}`;
-  const count = await kv.incr(key, { ttlMs: REPEAT_WINDOW_MS });
-  return count >= REPEAT_THRESHOLD;
+  input: { scope: string; items: { userId: string; text: string }[] },
+): Promise<boolean[]> {
+  const keys = input.items.map(({ userId, text }) =>
+    `abuse:repeat:${input.scope}:${userId}:${textFingerprint(text)}`
+  );
+  const counts = await kv.incrMany(keys, { ttlMs: REPEAT_WINDOW_MS });
+  return counts.map((count) => count >= REPEAT_THRESHOLD);
 }

@@ -1,7 +1,7 @@
 /** Shared analysis of one message: forbidden words (project lists) and spam rules. */
 import type { Services } from "../services.ts";
 import type { Detector } from "../abuse/detector.ts";
-import { contentSpamRule, isRepeatedText, type SpamRule } from "../abuse/spam.ts";
+import { contentSpamRule, markRepeatedTexts, type SpamRule } from "../abuse/spam.ts";
 
 /** Verdict on one text. */
 export interface Verdict {
@@ -36,15 +36,14 @@ export async function analyseTexts(
     };
   });
   try {
-    const repeats = await Promise.all(
-      input.texts.map(({ text, userId }, i) =>
-        verdicts[i].spam
-          ? Promise.resolve(false)
-          : isRepeatedText(services.kv, { scope: input.scope, userId, text })
-      ),
-    );
-    repeats.forEach((repeated, i) => {
-      if (repeated) verdicts[i].spam = "repeat_text";
+    // Texts already flagged by a content rule are not counted.
+    const counted = input.texts.flatMap((_, i) => verdicts[i].spam ? [] : [i]);
+    const repeats = await markRepeatedTexts(services.kv, {
+      scope: input.scope,
+      items: counted.map((i) => input.texts[i]),
+    });
+    repeats.forEach((repeated, j) => {
+      if (repeated) verdicts[counted[j]].spam = "repeat_text";
     });
   } catch (err) {
     services.log.warn("repeat-text rule skipped: KV unavailable", { err });

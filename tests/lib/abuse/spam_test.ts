@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {
   contentSpamRule,
-  isRepeatedText,
+  markRepeatedTexts,
   REPEAT_WINDOW_MS,
   textFingerprint,
 } from "../../../lib/abuse/spam.ts";
@@ -35,7 +35,8 @@ Deno.test("content rules: links, contacts, repeated characters and tokens", () =
 Deno.test("repeat rule: third identical text from one user within the window", async () => {
   const clock = new TestClock();
   const kv = openMemoryKv(() => clock.now());
-  const send = (userId: string, text: string) => isRepeatedText(kv, { scope: "t", userId, text });
+  const send = async (userId: string, text: string) =>
+    (await markRepeatedTexts(kv, { scope: "t", items: [{ userId, text }] }))[0];
   assert.equal(await send("u1", "Hello"), false);
   assert.equal(await send("u1", "hello "), false);
   assert.equal(await send("u2", "hello"), false); // another user counts apart
@@ -47,8 +48,8 @@ Deno.test("repeat rule: third identical text from one user within the window", a
 Deno.test("repeat rule on the configured KV store (Redis on the real tier): count and window", async () => {
   const { services } = await testEnv();
   const scope = `t-${crypto.randomUUID()}`;
-  const send = (userId: string, text: string) =>
-    isRepeatedText(services.kv, { scope, userId, text });
+  const send = async (userId: string, text: string) =>
+    (await markRepeatedTexts(services.kv, { scope, items: [{ userId, text }] }))[0];
   assert.equal(await send("u1", "Hello"), false);
   assert.equal(await send("u1", "hello "), false);
   assert.equal(await send("u2", "hello"), false); // another user counts apart
@@ -56,4 +57,16 @@ Deno.test("repeat rule on the configured KV store (Redis on the real tier): coun
   // The counter expires with the window (set on the first hit, not extended by later ones).
   const ttl = await services.kv.pttl(`abuse:repeat:${scope}:u1:${textFingerprint("hello")}`);
   assert.ok(ttl > 0 && ttl <= REPEAT_WINDOW_MS, `ttl ${ttl}`);
+});
+
+Deno.test("repeat rule: one batch counts its own repeats in order", async () => {
+  const { services } = await testEnv();
+  const scope = `t-${crypto.randomUUID()}`;
+  const items = ["spam me", "Spam me", "other", "SPAM ME "].map((text) => ({ userId: "u", text }));
+  assert.deepEqual(await markRepeatedTexts(services.kv, { scope, items }), [
+    false,
+    false,
+    false,
+    true,
+  ]);
 });
