@@ -3,12 +3,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
-import { address, txCreationResponse, txFields, txRequest } from "./tx_fields.ts";
+import { address, txCreationResponse, txFields, txRequest, uintString } from "./tx_fields.ts";
 import { convert } from "../../lib/chain/convert.ts";
-
-const amount = z.union([z.string().trim().min(1), z.number().int().nonnegative()]).transform(
-  String,
-);
 
 const route = createRoute({
   method: "post",
@@ -21,9 +17,9 @@ const route = createRoute({
       ...txFields,
       owner: address,
       convertPool: address,
-      gameTokenAmount: amount,
+      gameTokenAmount: uintString,
       gameCurrencyCode: z.string().trim().min(1).max(64),
-      gameCurrencyAmount: amount,
+      gameCurrencyAmount: uintString,
     })),
   },
   responses: txCreationResponse,

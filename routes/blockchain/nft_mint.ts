@@ -3,7 +3,14 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
-import { address, publicBaseUrl, txCreationResponse, txFields, txRequest } from "./tx_fields.ts";
+import {
+  address,
+  publicBaseUrl,
+  txCreationResponse,
+  txFields,
+  txRequest,
+  uintString,
+} from "./tx_fields.ts";
 import { NftMetadata } from "../../lib/chain/metadata.ts";
 import { mintNfts } from "../../lib/chain/nft.ts";
 import { DomainError } from "../../lib/errors.ts";
@@ -17,7 +24,7 @@ const MintBody = z.object({
   // Per entry (field table) or once at the top level (the spec's request sample).
   royaltyPercentage: royalty.optional(),
   mintMsg: z.array(z.object({
-    tokenId: z.union([z.string().trim().min(1), z.number().int().nonnegative()]).transform(String),
+    tokenId: uintString,
     royaltyPercentage: royalty.optional(),
     metadata: NftMetadata,
   })).min(1),

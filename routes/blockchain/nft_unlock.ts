@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
-import { address, txCreationResponse, txFields, txRequest } from "./tx_fields.ts";
+import { address, txCreationResponse, txFields, txRequest, uintString } from "./tx_fields.ts";
 import { unlockNft } from "../../lib/chain/lock.ts";
 
 const route = createRoute({
@@ -17,9 +17,7 @@ const route = createRoute({
       ...txFields,
       from: address,
       nftContract: address,
-      tokenId: z.union([z.string().trim().min(1), z.number().int().nonnegative()]).transform(
-        String,
-      ),
+      tokenId: uintString,
     })),
   },
   responses: txCreationResponse,

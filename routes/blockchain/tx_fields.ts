@@ -23,6 +23,10 @@ export const txFields = {
 /** An address-shaped string (checked again, with the field name, in lib/). */
 export const address = z.string().trim().min(1).max(64);
 
+/** A token id or amount: a decimal string or a JSON integer (checked as a uint256 in lib/). */
+export const uintString = z.union([z.string().trim().min(1), z.number().int().nonnegative()])
+  .transform(String);
+
 /** The transaction-creation response. */
 export const txCreationResponse = chainOkResponse(
   z.object({
