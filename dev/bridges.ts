@@ -13,25 +13,16 @@
  */
 import { startNeonBridge } from "./neon_bridge.ts";
 import { startUpstashBridge } from "./upstash_bridge.ts";
+import { cliFlag } from "./cli_flag.ts";
 
-/** Value of `--name value` or `--name=value` on the command line. */
-function flag(name: string): string | undefined {
-  const args = Deno.args;
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === `--${name}`) return args[i + 1];
-    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
-  }
-  return undefined;
-}
-
-const hostname = flag("hostname");
-const upstashToken = flag("upstash-token") ?? crypto.randomUUID();
-const neon = await startNeonBridge({ port: Number(flag("neon-port") ?? 0), hostname });
+const hostname = cliFlag("hostname");
+const upstashToken = cliFlag("upstash-token") ?? crypto.randomUUID();
+const neon = await startNeonBridge({ port: Number(cliFlag("neon-port") ?? 0), hostname });
 const upstash = await startUpstashBridge({
-  port: Number(flag("upstash-port") ?? 0),
+  port: Number(cliFlag("upstash-port") ?? 0),
   hostname,
   token: upstashToken,
-  redisUrl: flag("redis-url"),
+  redisUrl: cliFlag("redis-url"),
 });
 
 console.log(

@@ -20,6 +20,7 @@ import {
   PacketAccumulator,
 } from "../lib/items/tcp_frame.ts";
 import { readPacket, writeAll } from "../lib/items/socket_deno.ts";
+import { cliFlag } from "./cli_flag.ts";
 
 /** Item codes the reference game knows; anything else is answered 50005. */
 export const KNOWN_ASSETS = ["gold", "gem", "potion", "sword", "shield", "ticket", "skin"];
@@ -217,19 +218,13 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
   return server;
 }
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 if (import.meta.main) {
-  const args = Deno.args;
   const server = await startGameServer({
-    vendorWord: flag(args, "vendor-word") ?? Deno.env.get("VENDOR_WORD") ?? "vendor-word",
-    hostname: flag(args, "host") ?? "127.0.0.1",
-    httpPort: Number(flag(args, "http-port") ?? 9080),
-    tcpPort: Number(flag(args, "tcp-port") ?? 20080),
-    verifyHash: !args.includes("--no-hash-check"),
+    vendorWord: cliFlag("vendor-word") ?? Deno.env.get("VENDOR_WORD") ?? "vendor-word",
+    hostname: cliFlag("host") ?? "127.0.0.1",
+    httpPort: Number(cliFlag("http-port") ?? 9080),
+    tcpPort: Number(cliFlag("tcp-port") ?? 20080),
+    verifyHash: !Deno.args.includes("--no-hash-check"),
   });
   console.log(
     `reference game server: HTTP ${server.url}  TCP ${server.hostname}:${server.tcpPort}\n` +

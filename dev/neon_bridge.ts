@@ -15,6 +15,7 @@
 // No `node:` imports on purpose: with "nodeModulesDir": "manual" they make
 // `deno check` require npm:@types/node, which this repo does not install.
 import pg from "pg";
+import { cliFlag } from "./cli_flag.ts";
 
 /** Options for {@link startNeonBridge}. */
 export interface NeonBridgeOptions {
@@ -416,20 +417,11 @@ function urlHost(hostname: string): string {
   return hostname.includes(":") ? `[${hostname}]` : hostname;
 }
 
-/** Value of `--name value` or `--name=value` on the command line. */
-function flag(args: string[], name: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === `--${name}`) return args[i + 1];
-    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
-  }
-  return undefined;
-}
-
 /** Script mode: serves until SIGINT or SIGTERM. */
 async function main(): Promise<void> {
   const bridge = await startNeonBridge({
-    port: Number(flag(Deno.args, "port") ?? 0),
-    hostname: flag(Deno.args, "hostname"),
+    port: Number(cliFlag("port") ?? 0),
+    hostname: cliFlag("hostname"),
   });
   console.log(JSON.stringify({ url: bridge.url, fetchEndpoint: bridge.fetchEndpoint }));
   async function stop() {

@@ -15,6 +15,7 @@
  * Script mode: `deno run -A dev/upstash_bridge.ts --port 8079 --token secret
  *   [--hostname 127.0.0.1] [--redis-url redis://127.0.0.1:6379]`
  */
+import { cliFlag } from "./cli_flag.ts";
 // No `node:` imports on purpose: with "nodeModulesDir": "manual" they make
 // `deno check` require npm:@types/node, which this repo does not install.
 
@@ -467,15 +468,6 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return diff === 0;
 }
 
-/** Value of `--name value` or `--name=value` on the command line. */
-function flag(args: string[], name: string): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === `--${name}`) return args[i + 1];
-    if (args[i].startsWith(`--${name}=`)) return args[i].slice(name.length + 3);
-  }
-  return undefined;
-}
-
 /** Validates one command: a non-empty array of strings, numbers or booleans. */
 function toCommand(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0) {
@@ -554,7 +546,7 @@ function urlHost(hostname: string): string {
 
 /** Script mode: serves until SIGINT or SIGTERM. */
 async function main(): Promise<void> {
-  const token = flag(Deno.args, "token");
+  const token = cliFlag("token");
   if (!token) {
     console.error(
       "usage: deno run -A dev/upstash_bridge.ts --token <token> [--port N] [--hostname H] [--redis-url URL]",
@@ -562,10 +554,10 @@ async function main(): Promise<void> {
     Deno.exit(2);
   }
   const bridge = await startUpstashBridge({
-    port: Number(flag(Deno.args, "port") ?? 0),
-    hostname: flag(Deno.args, "hostname"),
+    port: Number(cliFlag("port") ?? 0),
+    hostname: cliFlag("hostname"),
     token,
-    redisUrl: flag(Deno.args, "redis-url"),
+    redisUrl: cliFlag("redis-url"),
   });
   console.log(JSON.stringify({ url: bridge.url, token }));
   async function stop() {
