@@ -150,9 +150,8 @@ async function sealVendorWord(masterKey: string, gameIndex: number, word: string
   );
 }
 
-/** Opens a stored vendor word; values stored before sealing existed are returned as they are. */
+/** Opens a stored (sealed) vendor word. */
 async function openVendorWord(masterKey: string, gameIndex: number, stored: string) {
-  if (!stored.startsWith("v1:")) return stored;
   return await openText(
     await deriveSealKey(masterKey, "item-vendor-word"),
     `game:${gameIndex}`,
