@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { langField, otpHeaders } from "./topic_header.ts";
+import { countryNoField, langField, otpHeaders } from "./topic_header.ts";
 import { sendSmsOtp } from "../../lib/otp/send.ts";
 
 const SmsBody = z.object({
@@ -10,10 +10,7 @@ const SmsBody = z.object({
     /^\+?[0-9][0-9\s\-().]*$/,
     "must be a phone number (digits, optional +, spaces or dashes)",
   ),
-  toCountryNo: z.string().trim().regex(
-    /^\+?[1-9][0-9]{0,3}$/,
-    "must be a country calling code such as 82",
-  ),
+  toCountryNo: countryNoField,
   retry: z.boolean().nullish(),
   lookup: z.boolean().nullish(),
   lang: langField,

@@ -31,6 +31,12 @@ export const langField = z.preprocess(
   z.enum(OTP_LANGS),
 ).nullish().openapi({ description: "language code, default en" });
 
+/** The `toCountryNo` field of sends and verifies: a country calling code, with or without +. */
+export const countryNoField = z.string().trim().regex(
+  /^\+?[1-9][0-9]{0,3}$/,
+  "must be a country calling code such as 82",
+);
+
 /** Headers every OTP route documents. */
 export const otpHeaders = z.object({
   topic: z.string().optional().openapi({ description: "sending information id (Topic)" }),

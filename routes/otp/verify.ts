@@ -2,12 +2,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { otpHeaders } from "./topic_header.ts";
+import { countryNoField, otpHeaders } from "./topic_header.ts";
 import { verifyOtp, type VerifyTarget } from "../../lib/otp/verify.ts";
 
 const VerifyBody = z.object({
-  toCountryNo: z.string().trim().regex(/^\+?[1-9][0-9]{0,3}$/, "must be a country calling code")
-    .nullish(),
+  toCountryNo: countryNoField.nullish(),
   to: z.string().trim().min(1).max(32).nullish(),
   receiver: z.string().trim().min(1).max(254).nullish(),
   otp: z.string().trim().min(1).max(16),

@@ -139,6 +139,7 @@ Deno.test("verify: the body must name one receiver and an otp (VALIDATION_FAIL)"
     [{ to: "01012345678", toCountryNo: "82", receiver: "a@b.c", otp: "1" }, /not both/],
     [{ to: "01012345678", toCountryNo: "82" }, /otp is required/],
     [{ to: "01012345678", toCountryNo: "82", otp: 123456 }, /otp/],
+    [{ to: "01012345678", toCountryNo: "KR", otp: "1" }, /^toCountryNo: must be a country calling/],
   ];
   for (const [json, reason] of cases) {
     const r = await t.post("/otp/verify", json);
