@@ -10,7 +10,14 @@ import { otpMessage } from "./messages.ts";
 import { generateCode, otpHashKey } from "./code.ts";
 import { formatZonedExpiry } from "./expiry.ts";
 import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.ts";
-import { acquireCooldown, countSend, markSent, receiverKeys, storeCode } from "./state.ts";
+import {
+  acquireCooldown,
+  countSend,
+  markSent,
+  type ReceiverKeys,
+  receiverKeys,
+  storeCode,
+} from "./state.ts";
 import { DIRECT_PROVIDER, postDirectCallback } from "./delivery/direct.ts";
 
 /** A validated SMS send request (absent and null optional fields mean the default). */
@@ -52,6 +59,23 @@ export function emailReceiver(address: string): string {
   return address.trim().toLowerCase();
 }
 
+/** The OTP hashing key and where a receiver's state lives within a topic. */
+export async function topicReceiverKeys(
+  s: Services,
+  topic: OtpTopic,
+  channel: "sms" | "email",
+  receiver: string,
+): Promise<{ hashKey: CryptoKey; keys: ReceiverKeys }> {
+  const hashKey = await otpHashKey(s.secrets);
+  const keys = await receiverKeys(hashKey, {
+    gameIndex: topic.gameIndex,
+    topic: topic.topic,
+    channel,
+    receiver,
+  });
+  return { hashKey, keys };
+}
+
 async function issue(
   s: Services,
   topic: OtpTopic,
@@ -59,13 +83,7 @@ async function issue(
   deliver: (issued: Issued) => Promise<string>,
 ): Promise<SentOtp> {
   const nowMs = s.clock.now();
-  const hashKey = await otpHashKey(s.secrets);
-  const keys = await receiverKeys(hashKey, {
-    gameIndex: topic.gameIndex,
-    topic: topic.topic,
-    channel: receiver.channel,
-    receiver: receiver.id,
-  });
+  const { hashKey, keys } = await topicReceiverKeys(s, topic, receiver.channel, receiver.id);
   const release = await acquireCooldown(
     s.kv,
     keys.rid,

@@ -1,10 +1,9 @@
 /** Verifying an OTP a user entered, for an SMS receiver or an e-mail receiver of a topic. */
 import type { Services } from "../services.ts";
 import type { OtpTopic } from "./topics.ts";
-import { otpHashKey } from "./code.ts";
 import { phoneReceiverId } from "./phone.ts";
-import { checkCode, receiverKeys } from "./state.ts";
-import { emailReceiver } from "./send.ts";
+import { checkCode } from "./state.ts";
+import { emailReceiver, topicReceiverKeys } from "./send.ts";
 
 /** Whose code is being checked: a phone number or an e-mail address. */
 export type VerifyTarget =
@@ -21,12 +20,6 @@ export async function verifyOtp(
   const receiver = target.channel === "sms"
     ? phoneReceiverId(target.toCountryNo, target.to)
     : emailReceiver(target.receiver);
-  const hashKey = await otpHashKey(s.secrets);
-  const keys = await receiverKeys(hashKey, {
-    gameIndex: topic.gameIndex,
-    topic: topic.topic,
-    channel: target.channel,
-    receiver,
-  });
+  const { hashKey, keys } = await topicReceiverKeys(s, topic, target.channel, receiver);
   return await checkCode(s.kv, hashKey, { rid: keys.rid, otp, nowMs: s.clock.now() });
 }
