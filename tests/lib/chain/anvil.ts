@@ -14,6 +14,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createPolygonChain } from "../../../lib/chain/polygon.ts";
 import { admin, callJson, seedTenant, type TestEnv, testEnv } from "../../harness.ts";
+import { runScheduled } from "../../../lib/scheduled.ts";
 
 /** The chain id tests run with. */
 export const TEST_CHAIN_ID = 31337;
@@ -210,6 +211,25 @@ export async function nftTenant(
       },
     });
   return { ...env, tenant, minter, player, nft, mintOne };
+}
+
+/**
+ * Waits for deferred work and for anvil to mine the app's PENDING transactions, then runs the
+ * scheduled jobs once. Anvil answers a send a moment before it mines it, so the check made
+ * right after sending can miss the receipt; this makes "sent, so now SUCCESS" deterministic.
+ */
+export async function settleSent(appid: string): Promise<void> {
+  const { services, client } = await chainEnv();
+  await services.idle();
+  const rows = await services.db.query<{ tx_hash: Hex }>(
+    `select tx_hash from chain_txs
+      where appid = $1 and status = 'PENDING' and tx_hash is not null`,
+    [appid],
+  );
+  await Promise.all(
+    rows.map((r) => client.waitForTransactionReceipt({ hash: r.tx_hash, timeout: 10_000 })),
+  );
+  await runScheduled(services);
 }
 
 /** Options for chain tests: anvil and deferred work outlive a single test. */

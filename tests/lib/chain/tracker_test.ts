@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
 import { callJson } from "../../harness.ts";
-import { chainTestOptions, nftTenant } from "./anvil.ts";
+import { chainTestOptions, nftTenant, settleSent } from "./anvil.ts";
 import { callbackSink } from "../../routes/blockchain/callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
 
@@ -26,7 +26,7 @@ Deno.test({
     try {
       const res = await t.mint("1", { callbackUrl: sink.url });
       assert.equal(res.body.code, 0);
-      await t.services.idle();
+      await settleSent(t.tenant.appid);
       assert.equal(sink.received.length, 1);
       await runScheduled(t.services);
       assert.equal(sink.received.length, 1, "not due again before its backoff");

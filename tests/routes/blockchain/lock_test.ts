@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
 import { callJson, seedTenant } from "../../harness.ts";
-import { chainEnv, chainTestOptions, deploy, fundedWallet } from "../../lib/chain/anvil.ts";
+import {
+  chainEnv,
+  chainTestOptions,
+  deploy,
+  fundedWallet,
+  settleSent,
+} from "../../lib/chain/anvil.ts";
 
 Deno.test({
   ...chainTestOptions,
@@ -49,7 +55,7 @@ Deno.test({
       },
     });
     assert.equal(minted.body.code, 0, JSON.stringify(minted.body));
-    await t.services.idle();
+    await settleSent(tenant.appid);
     const ownerOf = () =>
       t.client.readContract({ address: nft, abi: nftAbi, functionName: "ownerOf", args: [1n] });
 
@@ -80,7 +86,7 @@ Deno.test({
     });
     assert.equal(locked.body.code, 0, JSON.stringify(locked.body));
     assert.equal(locked.body.data.status, "PENDING");
-    await t.services.idle();
+    await settleSent(tenant.appid);
     assert.equal(await ownerOf(), lock);
     // Locked: the player can no longer move it.
     await assert.rejects(() =>
@@ -104,7 +110,7 @@ Deno.test({
       json: { ...lockBody, from: operator.address, nftContract: nft, lockContract: undefined },
     });
     assert.equal(unlocked.body.code, 0, JSON.stringify(unlocked.body));
-    await t.services.idle();
+    await settleSent(tenant.appid);
     assert.equal(await ownerOf(), player.address);
     // Unlocked: transferable again.
     await t.client.simulateContract({

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { type Hex, parseTransaction, serializeTransaction } from "viem";
 import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
 import { callJson } from "../../harness.ts";
-import { chainTestOptions, deploy, nftTenant } from "../../lib/chain/anvil.ts";
+import { chainTestOptions, deploy, nftTenant, settleSent } from "../../lib/chain/anvil.ts";
 import { callbackSink, signatureValid } from "./callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
 
@@ -59,7 +59,7 @@ Deno.test({
       assert.equal(res.body.data.status, "PENDING");
       assert.match(res.body.data.txhash, /^0x[0-9a-f]{64}$/);
       assert.equal(typeof res.body.data.requestId, "string");
-      await t.services.idle();
+      await settleSent(t.tenant.appid);
 
       const owner = await t.client.readContract({
         address: t.nft,
