@@ -9,10 +9,7 @@ import { createTransaction, type TxCreation, type TxRequest } from "./transactio
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 
-/** Parses a non-negative integer amount in base units (a uint256). */
-export function parseAmount(value: string, field: string): bigint {
-  return parseUint256(value, field, "must be a non-negative integer string (base units, uint256)");
-}
+const AMOUNT_RULE = "must be a non-negative integer string (base units, uint256)";
 
 /** Converts game currency to tokens (operator sends) or tokens to game currency (holder sends). */
 export async function convert(s: Services, req: TxRequest, input: {
@@ -26,8 +23,8 @@ export async function convert(s: Services, req: TxRequest, input: {
   const chain = requireChain(s, req.network);
   const pool = await requirePool(s, req, input.convertPool);
   const owner = parseAddress(input.owner, "owner");
-  const tokens = parseAmount(input.gameTokenAmount, "gameTokenAmount");
-  const currency = parseAmount(input.gameCurrencyAmount, "gameCurrencyAmount");
+  const tokens = parseUint256(input.gameTokenAmount, "gameTokenAmount", AMOUNT_RULE);
+  const currency = parseUint256(input.gameCurrencyAmount, "gameCurrencyAmount", AMOUNT_RULE);
   if (input.direction === "to-token") {
     const [operator, available] = await Promise.all([
       readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "owner" }),

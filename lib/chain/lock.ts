@@ -3,11 +3,10 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
-import { parseAddress, requireContract } from "./registry.ts";
+import { parseAddress, parseUint256, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
-import { parseTokenId } from "./nft.ts";
 
 /** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
 export async function lockNft(s: Services, req: TxRequest, input: {
@@ -26,7 +25,7 @@ export async function lockNft(s: Services, req: TxRequest, input: {
     }),
   ]);
   const from = parseAddress(input.from, "from");
-  const id = parseTokenId(input.tokenId, "tokenId");
+  const id = parseUint256(input.tokenId, "tokenId");
   const [holder, operator] = await Promise.all([
     readOnChain(chain, { address: nft.address, abi: nftAbi, functionName: "ownerOf", args: [id] }),
     readOnChain(chain, { address: lock.address, abi: lockAbi, functionName: "owner" }),
@@ -67,7 +66,7 @@ export async function unlockNft(s: Services, req: TxRequest, input: {
     }),
   ]);
   const from = parseAddress(input.from, "from");
-  const id = parseTokenId(input.tokenId, "tokenId");
+  const id = parseUint256(input.tokenId, "tokenId");
   const lockedBy = await readOnChain(chain, {
     address: lock.address,
     abi: lockAbi,

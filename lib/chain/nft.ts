@@ -11,11 +11,6 @@ import { readOnChain } from "./polygon.ts";
 /** Tokens per mint call on polygon (the contract enforces the same number). */
 export const POLYGON_MINT_LIMIT = 50;
 
-/** Parses a decimal token id into a uint256. */
-export function parseTokenId(value: string, field: string): bigint {
-  return parseUint256(value, field);
-}
-
 /** One token of a mint request. */
 export interface MintEntry {
   tokenId: string;
@@ -48,7 +43,7 @@ export async function mintNfts(s: Services, req: TxRequest, input: {
   const to = parseAddress(input.to, "to");
   const seen = new Set<string>();
   const ids = input.entries.map((e, i) => {
-    const id = parseTokenId(e.tokenId, `mintMsg[${i}].tokenId`);
+    const id = parseUint256(e.tokenId, `mintMsg[${i}].tokenId`);
     if (seen.has(id.toString())) {
       throw new DomainError(
         "conflict",
@@ -99,7 +94,7 @@ export async function nftInfo(s: Services, q: {
     type: "nft",
     field: "contract",
   });
-  const id = parseTokenId(q.tokenId, "tokenId");
+  const id = parseUint256(q.tokenId, "tokenId");
   const tokenUri = await readOnChain(chain, {
     address: nft.address,
     abi: nftAbi,

@@ -71,7 +71,7 @@ const MAX_ERROR_TEXT = 300;
  * Removes RPC addresses from chain error text before it is logged or answered: `URL: ...`
  * lines, the configured endpoints, and any other URL (a node may echo its own address).
  */
-export function scrubChainText(text: string, rpcUrls: readonly string[] = []): string {
+function scrubChainText(text: string, rpcUrls: readonly string[] = []): string {
   let out = text.replace(URL_LINE, "");
   for (const url of rpcUrls) {
     if (url) out = out.split(url).join("[rpc]");
@@ -111,7 +111,7 @@ export function isUnreachable(err: unknown): boolean {
  * Messages are scrubbed and the raw viem error is not kept as the cause: its message names the
  * RPC URL, which may carry a provider API key.
  */
-export function chainFailure(err: unknown, action: string): unknown {
+function chainFailure(err: unknown, action: string): unknown {
   if (err instanceof DomainError) return err;
   if (!(err instanceof BaseError)) return err;
   if (isUnreachable(err)) {

@@ -107,7 +107,7 @@ function nullUnlessUnreachable(err: unknown): null {
 }
 
 /** Delivers due callbacks (claimed with a lease, so concurrent runs never double-send). */
-export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
+async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
   const leaseMs = s.config.OUTBOUND_TIMEOUT_MS * 2;
   const rows = await s.db.query<{
     request_id: string;
