@@ -2,13 +2,13 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
+import { requireGame } from "../../lib/tenancy.ts";
+import { gameIndexField } from "./params.ts";
 import { CONTRACT_TYPES, registerContract } from "../../lib/chain/registry.ts";
 import { deployContract } from "../../lib/chain/deploy.ts";
 import type { Hex } from "viem";
 
 const network = z.enum(["polygon", "xpla"]);
-const gameIndex = z.number().int().positive().max(GAME_INDEX_MAX);
 
 const postWallet = createRoute({
   method: "post",
@@ -17,7 +17,7 @@ const postWallet = createRoute({
   summary: "Create (or import) a KMS wallet for a game; the key is never returned",
   request: {
     body: jsonBody(z.object({
-      gameIndex,
+      gameIndex: gameIndexField,
       privateKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex").optional(),
     })),
   },
@@ -46,7 +46,7 @@ const postContract = createRoute({
       type: z.enum(CONTRACT_TYPES),
       name: z.string().trim().min(1).max(200),
       owner: z.string().min(1),
-      gameIndex,
+      gameIndex: gameIndexField,
       symbolUri: z.string().max(2048).optional(),
     })),
   },
@@ -61,7 +61,7 @@ const postDeploy = createRoute({
   request: {
     body: jsonBody(z.object({
       network,
-      gameIndex,
+      gameIndex: gameIndexField,
       type: z.enum(CONTRACT_TYPES),
       from: z.string().min(1),
       name: z.string().trim().min(1).max(200),

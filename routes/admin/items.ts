@@ -8,10 +8,10 @@ import {
   viewItemEndpoint,
 } from "../../lib/items/endpoints.ts";
 import { cpaCampaignSchema, registerCpaCampaign } from "../../lib/promotion/cpa.ts";
-import { GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
+import { requireGame } from "../../lib/tenancy.ts";
+import { GameIndexParam } from "./params.ts";
 import { notFound } from "../../lib/errors.ts";
 
-const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) });
 const vendorWord = z.string().min(1).max(256);
 
 const endpointBody = z.discriminatedUnion("transport", [
@@ -53,7 +53,7 @@ const putEndpoint = createRoute({
   path: "/admin/v1/games/{gameIndex}/item-endpoint",
   tags: ["admin"],
   summary: "Register or replace the game server's item endpoint (HTTP URL or TCP host:port)",
-  request: { params: GameIndex, body: jsonBody(endpointBody) },
+  request: { params: GameIndexParam, body: jsonBody(endpointBody) },
   responses: { 200: jsonResponse(endpointView, "the endpoint (health unknown until probed)") },
 });
 
@@ -62,7 +62,7 @@ const getEndpoint = createRoute({
   path: "/admin/v1/games/{gameIndex}/item-endpoint",
   tags: ["admin"],
   summary: "The item endpoint with its health state",
-  request: { params: GameIndex },
+  request: { params: GameIndexParam },
   responses: { 200: jsonResponse(endpointView, "the endpoint") },
 });
 
@@ -71,7 +71,7 @@ const postCpa = createRoute({
   path: "/admin/v1/games/{gameIndex}/cpa",
   tags: ["admin"],
   summary: "Register a CPA campaign: the items a user receives for an achievement",
-  request: { params: GameIndex, body: jsonBody(cpaCampaignSchema) },
+  request: { params: GameIndexParam, body: jsonBody(cpaCampaignSchema) },
   responses: {
     201: jsonResponse(cpaCampaignSchema.extend({ gameIndex: z.number() }), "registered"),
   },

@@ -10,9 +10,9 @@ import {
   updateProjectWords,
 } from "../../lib/moderation/projects.ts";
 import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
-import { GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
+import { requireGame } from "../../lib/tenancy.ts";
+import { GameIndexParam } from "./params.ts";
 
-const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) });
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 const ProjectKey = z.string().min(1).max(64);
 
@@ -22,7 +22,7 @@ const postChatKey = createRoute({
   tags: ["admin"],
   summary: "Issue a chat game key and AES secret; projectKey links a detection project's lists",
   request: {
-    params: GameIndex,
+    params: GameIndexParam,
     body: jsonBody(z.object({ projectKey: ProjectKey.optional() })),
   },
   responses: {
@@ -96,7 +96,7 @@ const getChatLogs = createRoute({
   tags: ["admin"],
   summary: "Stored chat messages, newest first; flagged=true keeps forbidden or spam ones",
   request: {
-    params: GameIndex,
+    params: GameIndexParam,
     query: z.object({
       flagged: z.enum(["true", "false"]).optional(),
       userId: bigintText(/^-?\d{1,19}$/, "must be a 64-bit integer").optional(),

@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { saveTopic } from "../../lib/otp/topics.ts";
-import { GAME_INDEX_MAX } from "../../lib/tenancy.ts";
+import { GameIndexParam } from "./params.ts";
 
 const TopicBody = z.object({
   topic: z.string().trim().min(1).max(100),
@@ -32,7 +32,7 @@ const postTopic = createRoute({
   tags: ["admin"],
   summary: "Register (201) or replace (200) an OTP topic: sending information for the Topic header",
   request: {
-    params: z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) }),
+    params: GameIndexParam,
     body: jsonBody(TopicBody),
   },
   responses: {

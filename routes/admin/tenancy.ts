@@ -2,11 +2,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { createApp, createGame, GAME_INDEX_MAX, requireGame } from "../../lib/tenancy.ts";
+import { createApp, createGame, requireGame } from "../../lib/tenancy.ts";
+import { GameIndexParam } from "./params.ts";
 import { API_SCOPES, createApiKey, revokeApiKey } from "../../lib/auth/api_keys.ts";
 import { notFound } from "../../lib/errors.ts";
-
-const GameIndex = z.object({ gameIndex: z.coerce.number().int().positive().max(GAME_INDEX_MAX) });
 
 const postGame = createRoute({
   method: "post",
@@ -25,7 +24,7 @@ const postApp = createRoute({
   tags: ["admin"],
   summary: "Register an app and issue its client id and secret (the secret is shown once)",
   request: {
-    params: GameIndex,
+    params: GameIndexParam,
     body: jsonBody(z.object({ appid: z.string().trim().min(1).max(128) })),
   },
   responses: {
@@ -47,7 +46,7 @@ const postKey = createRoute({
   tags: ["admin"],
   summary: "Issue a scoped API key (shown once)",
   request: {
-    params: GameIndex,
+    params: GameIndexParam,
     body: jsonBody(
       z.object({ scopes: z.array(z.enum(API_SCOPES)).min(1).transform((s) => [...new Set(s)]) }),
     ),
