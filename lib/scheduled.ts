@@ -22,7 +22,17 @@ export const scheduledJobs: readonly ScheduledJob[] = [
 
 /** Runs every job once; one job failing does not stop the others. */
 export async function runScheduled(services: Services, nowMs = services.clock.now()) {
-  const results = await Promise.allSettled(scheduledJobs.map((j) => j.run(services, nowMs)));
+  const results = await Promise.allSettled(scheduledJobs.map(async (j) => {
+    const started = performance.now();
+    let outcome = "error";
+    try {
+      await j.run(services, nowMs);
+      outcome = "ok";
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      services.metrics.schedulerRuns.observe({ job: j.name, outcome }, seconds);
+    }
+  }));
   results.forEach((r, i) => {
     if (r.status === "rejected") {
       services.log.error("scheduled job failed", { job: scheduledJobs[i].name, err: r.reason });

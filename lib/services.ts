@@ -15,6 +15,7 @@ import { createLocalKms, type Kms } from "./chain/kms.ts";
 import { type ItemSocket, missingItemSocket } from "./items/socket.ts";
 import { createSidecarSocket } from "./items/sidecar_client.ts";
 import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 
 /** Secrets the process needs at run time (from config, or generated in embedded mode). */
 export interface RuntimeSecrets {
@@ -31,6 +32,8 @@ export interface Services {
   kv: Kv;
   clock: Clock;
   log: Logger;
+  /** Prometheus metrics of this instance (GET /metrics). */
+  metrics: Metrics;
   outbound: Outbound;
   signingKey: SigningKey;
   secrets: RuntimeSecrets;
@@ -78,13 +81,17 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
   const clock = parts.clock ?? systemClock;
   const log = parts.log ?? createLogger(parts.config.LOG_LEVEL);
   const pending = new Set<Promise<unknown>>();
+  const metrics = createMetrics(parts.db);
   const services: Services = {
     config: parts.config,
     db: parts.db,
     kv: parts.kv,
     clock,
     log,
+    metrics,
     outbound: createOutbound({
+      log,
+      metrics,
       allowPrivate: parts.config.allowPrivateOutbound,
       defaultTimeoutMs: parts.config.OUTBOUND_TIMEOUT_MS,
       fetch: parts.fetch,

@@ -23,6 +23,10 @@ export interface AppVariables {
   network: Network;
   /** Set by the API-key middleware. */
   apiKey: ApiKeyPrincipal;
+  /** The failure code a response rendered, for the request log. */
+  errorCode: string;
+  /** Why an unexpected error or outage happened (log only, never the response). */
+  errorCause: string;
 }
 
 /** The Hono environment of every route. */
@@ -51,9 +55,14 @@ export function statusOf(f: Failure): number {
   return f.status ?? kindStatus[f.kind];
 }
 
+function describeCause(err: unknown): string {
+  return (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 300);
+}
+
 /** Converts anything thrown into a Failure; unexpected errors are logged and hidden. */
 export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
   if (err instanceof DomainError) {
+    if (err.cause !== undefined) c.set("errorCause", describeCause(err.cause));
     return { kind: err.kind, code: err.code, message: err.message, details: err.details };
   }
   if (err instanceof HTTPException) {
@@ -69,6 +78,7 @@ export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
     return { kind: status >= 500 ? "internal" : "invalid", code: "BAD_REQUEST", message, status };
   }
   const log = c.get("services")?.log;
+  c.set("errorCause", describeCause(err));
   if (err instanceof DbError && err.unavailable) {
     log?.error("database unavailable", { err, requestId: c.get("requestId") });
     return { kind: "unavailable", code: "DATABASE_UNAVAILABLE", message: "database unavailable" };
@@ -95,7 +105,9 @@ export function createFamilyApp(family: Family): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
-        return family.renderError(c as Context<AppEnv>, validationFailure(result.error));
+        const failure = validationFailure(result.error);
+        c.set("errorCode", failure.code);
+        return family.renderError(c as Context<AppEnv>, failure);
       }
     },
   });

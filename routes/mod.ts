@@ -24,6 +24,7 @@ import { itemsRoutes } from "./items/mod.ts";
 import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
+import { observeRequests } from "./observe.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
 export const families: Family[] = [
@@ -54,7 +55,13 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     c.set("services", services);
     await next();
     c.res.headers.set("X-Request-Id", requestId);
+    // Every refusal a client may retry says when (unless the route said more precisely).
+    const status = c.res.status;
+    if ((status === 429 || status === 503) && !c.res.headers.has("Retry-After")) {
+      c.res.headers.set("Retry-After", status === 429 ? "60" : "5");
+    }
   });
+  app.use("*", observeRequests(familyOf));
   // Chat and text batches carry up to 1,000 encrypted messages of up to 2 KB (5 KB for texts)
   // each, so their paths get the larger batch limit; everything else the general one.
   const tooLarge = () => {
@@ -74,15 +81,19 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     const ctx = c as Context<AppEnv>;
     const failure = toFailure(ctx, err);
     if (failure.code === "BODY_TOO_LARGE") failure.status = 413;
+    ctx.set("errorCode", failure.code);
+    const retryAfter = failure.details?.retryAfterSeconds;
+    if (typeof retryAfter === "number") ctx.header("Retry-After", String(Math.max(1, retryAfter)));
     return familyOf(c.req.path).renderError(ctx, failure);
   });
-  app.notFound((c) =>
-    familyOf(c.req.path).renderError(c as Context<AppEnv>, {
+  app.notFound((c) => {
+    c.set("errorCode", "NOT_FOUND");
+    return familyOf(c.req.path).renderError(c as Context<AppEnv>, {
       kind: "not_found",
       code: "NOT_FOUND",
       message: `no route for ${c.req.method} ${c.req.path}`,
-    })
-  );
+    });
+  });
 
   app.route("/", systemRoutes());
   app.route("/", adminRoutes());

@@ -29,6 +29,33 @@ export interface TestEnv {
 
 let shared: Promise<TestEnv> | undefined;
 
+const capturedLines: string[] = [];
+const knownSecrets = new Set<string>();
+const leaks: string[] = [];
+// Lines are printed only when the run asks for them (LOG_LEVEL set in the environment).
+const printLogs = Boolean(Deno.env.get("LOG_LEVEL"));
+
+/** Records a secret the test created; a log line containing it fails the next call. */
+export function rememberSecret(...values: (string | undefined)[]) {
+  for (const v of values) if (v && v.length >= 8) knownSecrets.add(v);
+}
+
+/** Every log line the services wrote so far in this test process. */
+export function capturedLogs(): readonly string[] {
+  return capturedLines;
+}
+
+function captureLine(line: string) {
+  capturedLines.push(line);
+  for (const secret of knownSecrets) if (line.includes(secret)) leaks.push(line.slice(0, 300));
+  if (printLogs) console.log(line);
+}
+
+/** Throws when a log line contained a remembered secret (call() checks after every request). */
+export function assertNoLeakedSecrets() {
+  if (leaks.length > 0) throw new Error(`a secret appeared in a log line: ${leaks[0]}`);
+}
+
 /** Environment overrides for the test configuration (extend per feature as needed). */
 export function testEnvVars(): Record<string, string | undefined> {
   const env = Deno.env.toObject();
@@ -36,7 +63,7 @@ export function testEnvVars(): Record<string, string | undefined> {
     ...env,
     ADMIN_TOKEN,
     KMS_MASTER_KEY: env.KMS_MASTER_KEY ?? "test-master-key-" + "k".repeat(32),
-    WEBHOOK_SIGNING_SECRET: "test-webhook-secret",
+    WEBHOOK_SIGNING_SECRET: "test-webhook-secret-" + "w".repeat(16),
     ALLOW_PRIVATE_OUTBOUND: "true",
     LOG_LEVEL: env.LOG_LEVEL ?? "silent",
     SCHEDULER_INTERVAL_MS: "0",
@@ -50,9 +77,12 @@ export function testEnv(): Promise<TestEnv> {
     const vars = testEnvVars();
     vars.JWT_PRIVATE_JWK = vars.JWT_PRIVATE_JWK ?? await generatePrivateJwk();
     const config = loadConfig(vars);
+    const jwk = JSON.parse(vars.JWT_PRIVATE_JWK!) as { d?: string };
+    rememberSecret(ADMIN_TOKEN, vars.KMS_MASTER_KEY, vars.WEBHOOK_SIGNING_SECRET, jwk.d);
     const services = await boot(config, {
       clock,
-      log: createLogger(config.LOG_LEVEL),
+      // Everything is captured (and scanned for secrets); printing follows LOG_LEVEL.
+      log: createLogger("debug", captureLine),
       itemSocket: createDenoItemSocket(),
       embedded: {
         database: () => openPglite(),
@@ -89,7 +119,9 @@ export async function call(
     body = JSON.stringify(options.json);
     headers["content-type"] ??= "application/json";
   }
-  return await app.request(path, { method, headers, body });
+  const res = await app.request(path, { method, headers, body });
+  assertNoLeakedSecrets();
+  return res;
 }
 
 /** Calls the app and parses the JSON body (null for an empty body). */
@@ -135,6 +167,7 @@ export async function seedTenant(name = "test game"): Promise<Tenant> {
     json: { clientId: app.body.clientId, clientSecret: app.body.clientSecret },
   });
   if (tok.body?.code !== 0) throw new Error(`seed token failed: ${JSON.stringify(tok.body)}`);
+  rememberSecret(app.body.clientSecret, tok.body.data.accessToken, tok.body.data.refreshToken);
   return {
     gameIndex,
     appid,
@@ -150,6 +183,7 @@ export async function seedTenant(name = "test game"): Promise<Tenant> {
     async apiKey(scopes) {
       const key = await admin("POST", `/admin/v1/games/${gameIndex}/api-keys`, { scopes });
       if (key.status !== 201) throw new Error(`seed key failed: ${JSON.stringify(key.body)}`);
+      rememberSecret(key.body.apiKey);
       return key.body;
     },
   };

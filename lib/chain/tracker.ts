@@ -7,6 +7,7 @@
 import type { Hex } from "viem";
 import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
+import { webhookSigner } from "../webhooks.ts";
 import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
 
 /** The callback body sent to a request's callbackUrl. */
@@ -77,6 +78,14 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
       where t.request_id = x.request_id and t.status = 'PENDING' returning t.request_id`,
     [decided, new Date(nowMs)],
   );
+  const settledIds = new Set(moved.map((r) => (r as { request_id: string }).request_id));
+  for (const d of decided) {
+    if (!settledIds.has(d.request_id)) continue;
+    const row = rows.find((r) => r.request_id === d.request_id)!;
+    const since = (row.sent_at ?? row.updated_at).getTime();
+    s.metrics.chainSettled.inc({ status: d.status });
+    s.metrics.chainConfirmation.observe({ status: d.status }, Math.max(0, nowMs - since) / 1000);
+  }
   if (moved.length > 0) await deliverDueCallbacks(s, nowMs);
 }
 
@@ -116,13 +125,14 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
     tx_type: string;
     callback_url: string;
     callback_attempts: number;
+    game_index: number;
   }>(
     `update chain_txs set callback_next_at = $2, callback_attempts = callback_attempts + 1
       where request_id in (
         select request_id from chain_txs
          where callback_state = 'due' and callback_next_at <= $1
          order by callback_next_at limit 50 for update skip locked)
-      returning request_id, tx_hash, status, tx_type, callback_url, callback_attempts`,
+      returning request_id, tx_hash, status, tx_type, callback_url, callback_attempts, game_index`,
     [new Date(nowMs), new Date(nowMs + leaseMs)],
   );
   const results = await Promise.all(rows.map(async (row) => {
@@ -140,6 +150,8 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(payload),
         signWith: s.secrets.webhookSecret,
+        sign: await webhookSigner(s, row.game_index, `tx_${row.request_id}`),
+        purpose: "tx-callback",
       });
       if (res.status >= 200 && res.status < 300) outcome = "done";
     } catch (err) {
@@ -149,6 +161,7 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
     if (outcome === "retry" && row.callback_attempts >= s.config.CALLBACK_MAX_ATTEMPTS) {
       outcome = "failed";
     }
+    s.metrics.callbacks.inc({ kind: "transaction", outcome });
     const next = outcome === "retry"
       ? new Date(
         nowMs +

@@ -141,6 +141,7 @@ export async function deliverClaimed(
 ): Promise<string | null> {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS;
   let outcome: ReplyOutcome;
+  const started = performance.now();
   try {
     const text = await sendItemBody(services, {
       endpoint: claim.endpoint,
@@ -152,6 +153,9 @@ export async function deliverClaimed(
     if (!(err instanceof TransportFailure)) throw err;
     outcome = { kind: "retry", code: null, message: err.message };
   }
+  const seconds = (performance.now() - started) / 1000;
+  services.metrics.itemAttempts.inc({ outcome: outcome.kind });
+  services.metrics.itemAttemptDuration.observe({ outcome: outcome.kind }, seconds);
   const status = await recordOutcome(services, claim, outcome);
   services.log.debug("item attempt", {
     gameIndex: claim.gameIndex,

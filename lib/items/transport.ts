@@ -29,6 +29,7 @@ export async function sendItemBody(
         body: new TextEncoder().encode(body),
         timeoutMs,
         retries: 0,
+        purpose: "item",
       });
       return res.text;
     } catch (err) {

@@ -19,6 +19,8 @@ import {
   storeCode,
 } from "./state.ts";
 import { DIRECT_PROVIDER, postDirectCallback } from "./delivery/direct.ts";
+import { DomainError } from "../errors.ts";
+import { webhookSigner } from "../webhooks.ts";
 
 /** A validated SMS send request (absent and null optional fields mean the default). */
 export interface SmsSendInput {
@@ -82,6 +84,27 @@ async function issue(
   receiver: { channel: "sms" | "email"; id: string; retry?: boolean | null },
   deliver: (issued: Issued) => Promise<string>,
 ): Promise<SentOtp> {
+  const channel = receiver.channel;
+  try {
+    const sent = await issueOnce(s, topic, receiver, deliver);
+    s.metrics.otpSends.inc({ channel, outcome: "sent" });
+    return sent;
+  } catch (err) {
+    const code = err instanceof DomainError ? err.code : "INTERNAL_ERROR";
+    s.metrics.otpSends.inc({ channel, outcome: code });
+    if (err instanceof DomainError && (err.kind === "rate_limited" || err.kind === "conflict")) {
+      s.metrics.otpLimitRefusals.inc({ limit: code });
+    }
+    throw err;
+  }
+}
+
+async function issueOnce(
+  s: Services,
+  topic: OtpTopic,
+  receiver: { channel: "sms" | "email"; id: string; retry?: boolean | null },
+  deliver: (issued: Issued) => Promise<string>,
+): Promise<SentOtp> {
   const nowMs = s.clock.now();
   const { hashKey, keys } = await topicReceiverKeys(s, topic, receiver.channel, receiver.id);
   const release = await acquireCooldown(
@@ -137,24 +160,31 @@ export async function sendSmsOtp(
     { channel: "sms", id: phoneReceiverId(input.toCountryNo, input.to), retry: input.retry },
     async ({ code, expiresAtMs, expiry, retry }) => {
       if (topic.mode === "direct") {
-        await postDirectCallback(s.outbound, {
-          callbackUrl: topic.callbackUrl!,
-          secret: s.secrets.webhookSecret,
-          timeoutMs: s.config.OTP_DELIVERY_TIMEOUT_MS,
-          retries: s.config.OTP_DELIVERY_RETRIES,
-          payload: {
-            to: input.to.trim(),
-            toCountryNo: countryDigits(input.toCountryNo),
-            lang,
-            retry,
-            lookup,
-            serviceName: topic.serviceName,
-            otp: code,
-            provider: DIRECT_PROVIDER,
-            expiry,
-            expiryTimestamp: expiresAtMs,
-          },
-        });
+        try {
+          await postDirectCallback(s.outbound, {
+            callbackUrl: topic.callbackUrl!,
+            secret: s.secrets.webhookSecret,
+            sign: await webhookSigner(s, topic.gameIndex, `otp_${crypto.randomUUID()}`),
+            timeoutMs: s.config.OTP_DELIVERY_TIMEOUT_MS,
+            retries: s.config.OTP_DELIVERY_RETRIES,
+            payload: {
+              to: input.to.trim(),
+              toCountryNo: countryDigits(input.toCountryNo),
+              lang,
+              retry,
+              lookup,
+              serviceName: topic.serviceName,
+              otp: code,
+              provider: DIRECT_PROVIDER,
+              expiry,
+              expiryTimestamp: expiresAtMs,
+            },
+          });
+          s.metrics.callbacks.inc({ kind: "otp", outcome: "done" });
+        } catch (err) {
+          s.metrics.callbacks.inc({ kind: "otp", outcome: "failed" });
+          throw err;
+        }
         return DIRECT_PROVIDER;
       }
       const provider = s.otpProviders.sms;

@@ -21,5 +21,7 @@ export async function verifyOtp(
     ? phoneReceiverId(target.toCountryNo, target.to)
     : emailReceiver(target.receiver);
   const { hashKey, keys } = await topicReceiverKeys(s, topic, target.channel, receiver);
-  return await checkCode(s.kv, hashKey, { rid: keys.rid, otp, nowMs: s.clock.now() });
+  const ok = await checkCode(s.kv, hashKey, { rid: keys.rid, otp, nowMs: s.clock.now() });
+  s.metrics.otpVerifications.inc({ outcome: ok ? "valid" : "invalid" });
+  return ok;
 }

@@ -4,6 +4,8 @@
  */
 import { assertOutboundUrl, isPrivateHost, OutboundRefused } from "./guard.ts";
 import { hmacSha256Hex } from "../crypto/hashing.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 
 export { isPrivateHost, OutboundRefused } from "./guard.ts";
 
@@ -19,6 +21,10 @@ export interface OutboundRequest {
   retries?: number;
   /** When set, adds `X-Signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`. */
   signWith?: string;
+  /** Headers computed from the exact body just before each attempt (e.g. webhook signatures). */
+  sign?: (body: string | Uint8Array) => Promise<Record<string, string>>;
+  /** What the call is for, in logs and metrics (e.g. "item", "tx-callback"); default "http". */
+  purpose?: string;
 }
 
 /** A completed response: status and body text. */
@@ -103,6 +109,9 @@ export function createOutbound(options: {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
   resolve?: HostResolver;
+  /** Logs one line per attempt: purpose, target host, duration and outcome (never the body). */
+  log?: Logger;
+  metrics?: Metrics;
 }): Outbound {
   const doFetch = options.fetch ?? fetch;
   const now = options.now ?? Date.now;
@@ -113,8 +122,11 @@ export function createOutbound(options: {
     if (req.signWith) {
       headers["X-Signature"] = await signatureHeader(req.signWith, req.body ?? "", now());
     }
+    if (req.sign) Object.assign(headers, await req.sign(req.body ?? ""));
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(), timeoutMs);
+    const started = performance.now();
+    let outcome = "network";
     try {
       const res = await doFetch(req.url, {
         method: req.method ?? "POST",
@@ -124,9 +136,11 @@ export function createOutbound(options: {
         redirect: "manual",
       });
       const text = await readCapped(res, maxResponseBytes);
+      outcome = res.status < 300 ? "ok" : `http_${res.status}`;
       return { status: res.status, headers: res.headers, text };
     } catch (err) {
       if (ctrl.signal.aborted) {
+        outcome = "timeout";
         throw new OutboundFailure(`timed out after ${timeoutMs} ms`, "timeout", { cause: err });
       }
       throw new OutboundFailure(`request failed: ${(err as Error).message}`, "network", {
@@ -134,7 +148,20 @@ export function createOutbound(options: {
       });
     } finally {
       clearTimeout(timer);
+      observe(req, outcome, performance.now() - started);
     }
+  }
+  function observe(req: OutboundRequest, outcome: string, ms: number) {
+    const purpose = req.purpose ?? "http";
+    let host = "invalid";
+    try {
+      host = new URL(req.url).host;
+    } catch { /* refused before sending */ }
+    const durationMs = Math.round(ms * 10) / 10;
+    const failed = outcome !== "ok";
+    options.log?.[failed ? "warn" : "info"]("outbound", { purpose, host, durationMs, outcome });
+    options.metrics?.outboundCalls.inc({ purpose, host, outcome });
+    options.metrics?.outboundDuration.observe({ purpose, outcome }, ms / 1000);
   }
   async function assertPublicHost(hostname: string) {
     if (options.allowPrivate) return;

@@ -1,11 +1,12 @@
 /**
  * Push sinks: where a dispatched message goes. `log` keeps the messages in Postgres (readable at
- * GET /admin/v1/push/outbox) and logs a line per batch; `webhook` POSTs each batch, signed, to
- * PUSH_WEBHOOK_URL. FCM and APNs sinks implement the same interface later.
+ * GET /admin/v1/push/outbox) and logs a line per batch; `webhook` POSTs each batch to PUSH_WEBHOOK_URL,
+ * signed in the Standard Webhooks format with the campaign's game secret. FCM and APNs sinks implement the same interface later.
  */
 import type { Services } from "../services.ts";
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
+import { webhookSigner } from "../webhooks.ts";
 
 /** One message for one device. */
 export interface PushDelivery {
@@ -65,6 +66,12 @@ export function webhookSink(services: Services, url: string): PushSink {
     async deliver(batch) {
       if (batch.length === 0) return;
       const body = JSON.stringify({ messages: batch });
+      const game = await services.db.query<{ game_index: number }>(
+        "select game_index from push_campaigns where id = $1",
+        [batch[0].campaignId],
+      );
+      // The id is stable for the batch, so a receiver deduplicates a retried delivery.
+      const id = `push_${batch[0].sliceId}_${batch[0].deviceId}_${batch.length}`;
       const res = await services.outbound.send({
         url,
         method: "POST",
@@ -72,8 +79,12 @@ export function webhookSink(services: Services, url: string): PushSink {
         body,
         retries: 2,
         signWith: services.secrets.webhookSecret,
+        sign: game[0] ? await webhookSigner(services, game[0].game_index, id) : undefined,
+        purpose: "push-webhook",
       });
-      if (res.status < 200 || res.status >= 300) {
+      const ok = res.status >= 200 && res.status < 300;
+      services.metrics.callbacks.inc({ kind: "push", outcome: ok ? "done" : "failed" });
+      if (!ok) {
         throw new DomainError(
           "upstream",
           "PUSH_WEBHOOK_REFUSED",

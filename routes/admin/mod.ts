@@ -10,6 +10,7 @@ import { registerChainAdmin } from "./chain.ts";
 import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
 import { registerItemsAdmin } from "./items.ts";
+import { registerWebhookAdmin } from "./webhooks.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
@@ -21,5 +22,6 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   registerPushAdmin(app);
   registerOtpAdmin(app);
   registerItemsAdmin(app);
+  registerWebhookAdmin(app);
   return app;
 }

@@ -6,6 +6,7 @@ import { adminFamily } from "../admin/envelope.ts";
 import { registerHealth } from "./health.ts";
 import { registerJwks } from "./jwks.ts";
 import { registerMetadata } from "./metadata.ts";
+import { registerMetrics } from "./metrics.ts";
 
 /** Builds the system sub-app. */
 export function systemRoutes(): OpenAPIHono<AppEnv> {
@@ -13,5 +14,6 @@ export function systemRoutes(): OpenAPIHono<AppEnv> {
   registerHealth(app);
   registerJwks(app);
   registerMetadata(app);
+  registerMetrics(app);
   return app;
 }

@@ -1,6 +1,6 @@
 /**
  * Direct sending: the service does not send the SMS; it posts the spec's callback JSON to the
- * topic's callback address (signed with `X-Signature`), and the game sends the SMS itself.
+ * topic's callback address (Standard Webhooks headers, and the older `X-Signature`), and the game sends the SMS itself.
  */
 import type { Outbound } from "../../outbound/mod.ts";
 import { callProvider } from "./provider_call.ts";
@@ -31,6 +31,8 @@ export async function postDirectCallback(
     secret: string;
     timeoutMs: number;
     retries: number;
+    /** Standard Webhooks headers for the body (the game's secret). */
+    sign?: (body: string | Uint8Array) => Promise<Record<string, string>>;
   },
 ): Promise<void> {
   await callProvider(outbound, "direct-send callback", {
@@ -39,6 +41,8 @@ export async function postDirectCallback(
     headers: { "content-type": "application/json" },
     body: JSON.stringify(input.payload),
     signWith: input.secret,
+    sign: input.sign,
+    purpose: "otp-callback",
     timeoutMs: input.timeoutMs,
     retries: input.retries,
   }, () => "");

@@ -1,0 +1,167 @@
+/**
+ * Metrics in the Prometheus text format (prom-client, which runs on Deno and on Workers with
+ * nodejs_compat). Counters and histograms count what this instance did; the outbox, transaction
+ * and push gauges are read from Postgres at scrape time, so they are the same on every instance.
+ */
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Sql } from "./db/port.ts";
+
+const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const slowBuckets = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800];
+
+/** Every metric the service records, and the registry that renders them. */
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<"family" | "route" | "method" | "status">;
+  httpDuration: Histogram<"family" | "route" | "method" | "status">;
+  outboundCalls: Counter<"purpose" | "host" | "outcome">;
+  outboundDuration: Histogram<"purpose" | "outcome">;
+  itemAttempts: Counter<"outcome">;
+  itemAttemptDuration: Histogram<"outcome">;
+  chainSettled: Counter<"status">;
+  chainConfirmation: Histogram<"status">;
+  callbacks: Counter<"kind" | "outcome">;
+  otpSends: Counter<"channel" | "outcome">;
+  otpVerifications: Counter<"outcome">;
+  otpLimitRefusals: Counter<"limit">;
+  schedulerRuns: Histogram<"job" | "outcome">;
+  /** Renders the text exposition, refreshing the database gauges first. */
+  render(): Promise<string>;
+  contentType: string;
+}
+
+/** Creates a registry with every metric; `db` feeds the gauges read at scrape time. */
+export function createMetrics(db: Sql): Metrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const histogram = <L extends string>(
+    name: string,
+    help: string,
+    labelNames: L[],
+    buckets = latencyBuckets,
+  ) => new Histogram<L>({ name, help, labelNames, buckets, registers });
+
+  const itemOutbox = new Gauge({
+    name: "gp_item_outbox_requests",
+    help: "Item requests in the outbox by status",
+    labelNames: ["status"],
+    registers,
+  });
+  const chainTxs = new Gauge({
+    name: "gp_chain_transactions",
+    help: "Recorded blockchain transactions by status",
+    labelNames: ["status"],
+    registers,
+  });
+  const chainCallbacks = new Gauge({
+    name: "gp_chain_callbacks",
+    help: "Transaction callbacks by delivery state",
+    labelNames: ["state"],
+    registers,
+  });
+  const pushSlices = new Gauge({
+    name: "gp_push_slices",
+    help: "Push campaign slices by state",
+    labelNames: ["state"],
+    registers,
+  });
+  const pushMessages = new Gauge({
+    name: "gp_push_messages_logged",
+    help: "Push messages accepted by the log sink",
+    registers,
+  });
+
+  async function refreshGauges() {
+    const grouped = async (gauge: Gauge<string>, label: string, sql: string) => {
+      const rows = await db.query<{ k: string; n: string | number }>(sql);
+      gauge.reset();
+      for (const r of rows) gauge.set({ [label]: r.k }, Number(r.n));
+    };
+    // A gauge whose query fails keeps its last value; the counters still render.
+    await Promise.allSettled([
+      grouped(
+        itemOutbox,
+        "status",
+        "select status as k, count(*) as n from item_requests group by status",
+      ),
+      grouped(chainTxs, "status", "select status as k, count(*) as n from chain_txs group by 1"),
+      grouped(
+        chainCallbacks,
+        "state",
+        "select callback_state as k, count(*) as n from chain_txs group by 1",
+      ),
+      grouped(pushSlices, "state", "select state as k, count(*) as n from push_slices group by 1"),
+      db.query<{ n: string | number }>("select count(*) as n from push_log_messages")
+        .then((rows) => pushMessages.set(Number(rows[0]?.n ?? 0))),
+    ]);
+  }
+
+  return {
+    registry,
+    contentType: registry.contentType,
+    httpRequests: counter("gp_http_requests_total", "HTTP requests by route and status", [
+      "family",
+      "route",
+      "method",
+      "status",
+    ]),
+    httpDuration: histogram("gp_http_request_duration_seconds", "HTTP request latency", [
+      "family",
+      "route",
+      "method",
+      "status",
+    ]),
+    outboundCalls: counter("gp_outbound_calls_total", "Outbound HTTP calls by outcome", [
+      "purpose",
+      "host",
+      "outcome",
+    ]),
+    outboundDuration: histogram("gp_outbound_call_duration_seconds", "Outbound call latency", [
+      "purpose",
+      "outcome",
+    ]),
+    itemAttempts: counter("gp_item_delivery_attempts_total", "Item delivery attempts", [
+      "outcome",
+    ]),
+    itemAttemptDuration: histogram(
+      "gp_item_delivery_attempt_duration_seconds",
+      "Item delivery attempt latency",
+      ["outcome"],
+    ),
+    chainSettled: counter("gp_chain_transactions_settled_total", "Transactions settled", [
+      "status",
+    ]),
+    chainConfirmation: histogram(
+      "gp_chain_confirmation_seconds",
+      "Time from sending a transaction to its settlement",
+      ["status"],
+      slowBuckets,
+    ),
+    callbacks: counter("gp_callbacks_total", "Callbacks and webhooks sent, by outcome", [
+      "kind",
+      "outcome",
+    ]),
+    otpSends: counter("gp_otp_sends_total", "OTP send requests by channel and outcome", [
+      "channel",
+      "outcome",
+    ]),
+    otpVerifications: counter("gp_otp_verifications_total", "OTP verifications by outcome", [
+      "outcome",
+    ]),
+    otpLimitRefusals: counter("gp_otp_limit_refusals_total", "OTP sends refused by a limit", [
+      "limit",
+    ]),
+    schedulerRuns: histogram(
+      "gp_scheduler_job_duration_seconds",
+      "Scheduled job run durations",
+      ["job", "outcome"],
+      slowBuckets,
+    ),
+    async render() {
+      await refreshGauges();
+      return await registry.metrics();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * One structured log line and the request metrics for every request: time, request id, method,
+ * route template, status, duration, family, game and app when known, response size and the
+ * failure code. 5xx lines are errors and slow requests warnings, both with the cause; other lines
+ * are sampled by LOG_REQUEST_SAMPLE. Nothing from headers or bodies is logged except codes.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { AppEnv, Family } from "./env.ts";
+
+/** The route template a request matched ("unmatched" when no route did). */
+export function routeTemplate(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) {
+    if (routes[i].method !== "ALL") return routes[i].path;
+  }
+  return "unmatched";
+}
+
+// Result codes of the moderation families travel in a 200 body; read them from small bodies.
+async function resultCodeOf(res: Response): Promise<string | undefined> {
+  try {
+    const body = await res.clone().json() as { result?: { result_code?: string } };
+    const code = body?.result?.result_code;
+    return code && code !== "200" ? `RESULT_${code}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function sizeOf(res: Response): Promise<number | undefined> {
+  const length = res.headers.get("content-length");
+  if (length !== null) return Number(length);
+  if (!res.body) return 0;
+  const type = res.headers.get("content-type") ?? "";
+  // Only buffered kinds of body are measured; a stream's size is unknown before it is sent.
+  if (!/json|text|html|yaml/.test(type)) return undefined;
+  return (await res.clone().arrayBuffer()).byteLength;
+}
+
+/** The request-log and request-metrics middleware. */
+export function observeRequests(familyOf: (path: string) => Family): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    await next();
+    const s = c.var.services;
+    const ms = performance.now() - started;
+    const family = familyOf(c.req.path).name;
+    const route = routeTemplate(c);
+    const status = c.res.status;
+    const method = c.req.method;
+    const labels = { family, route, method, status: String(status) };
+    s.metrics.httpRequests.inc(labels);
+    s.metrics.httpDuration.observe(labels, ms / 1000);
+    const cfg = s.config;
+    const level = status >= 500 ? "error" : ms >= cfg.LOG_SLOW_MS ? "warn" : "info";
+    if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
+      return;
+    }
+    let errorCode: string | undefined = c.get("errorCode");
+    if (!errorCode && (family === "chat" || family === "tads")) {
+      errorCode = await resultCodeOf(c.res);
+    }
+    const app = c.get("app");
+    const key = c.get("apiKey");
+    s.log[level]("request", {
+      requestId: c.get("requestId"),
+      method,
+      route,
+      path: c.req.path,
+      status,
+      durationMs: Math.round(ms * 10) / 10,
+      family,
+      gameIndex: app?.gameIndex ?? key?.gameIndex,
+      appid: app?.appid,
+      keyId: key?.keyId,
+      size: await sizeOf(c.res),
+      errorCode,
+      ...(level !== "info"
+        ? { cause: c.get("errorCause") ?? (ms >= cfg.LOG_SLOW_MS ? "slow" : undefined) }
+        : {}),
+    });
+  };
+}
