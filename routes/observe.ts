@@ -1,8 +1,8 @@
 /**
  * One structured log line and the request metrics for every request: time, request id, method,
  * route template, status, duration, family, game and app when known, response size and the
- * failure code. 5xx lines are errors and slow requests warnings, both with the cause; other lines
- * are sampled by LOG_REQUEST_SAMPLE. Nothing from headers or bodies is logged except codes.
+ * failure code. A 500 is an error line, a 502-504 or a slow request a warning, each with the
+ * cause; other lines are sampled by LOG_REQUEST_SAMPLE. Nothing from headers or bodies is logged except codes.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
@@ -53,7 +53,12 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     s.metrics.httpRequests.inc(labels);
     s.metrics.httpDuration.observe(labels, ms / 1000);
     const cfg = s.config;
-    const level = status >= 500 ? "error" : ms >= cfg.LOG_SLOW_MS ? "warn" : "info";
+    // A 500 is a bug (error); 502/503/504 say a dependency is down or refused (warn).
+    const level = status === 500 || status > 504
+      ? "error"
+      : status >= 500 || ms >= cfg.LOG_SLOW_MS
+      ? "warn"
+      : "info";
     if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
       return;
     }

@@ -1,0 +1,139 @@
+/**
+ * A receiver written the way the README tells studios to write one: the `standardwebhooks`
+ * package verifies the transaction callback and the OTP direct-send callback with the game's
+ * secret from the admin API.
+ */
+import assert from "node:assert/strict";
+import { Webhook } from "standardwebhooks";
+import { admin, callJson, rememberSecret, seedTenant, testEnv } from "../../harness.ts";
+import { chainTrackerJob } from "../../../lib/chain/tracker.ts";
+import { koreanMobile } from "../otp/fixture.ts";
+
+interface Delivery {
+  raw: string;
+  headers: Record<string, string>;
+}
+
+function receiver() {
+  const got: Delivery[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    got.push({ raw: await req.text(), headers: Object.fromEntries(req.headers) });
+    return new Response(null, { status: 204 });
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/hook`,
+    got,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+async function rotate(gameIndex: number) {
+  const r = await admin("POST", `/admin/v1/games/${gameIndex}/webhook-secret`);
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  assert.match(r.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  rememberSecret(r.body.secret);
+  return r.body as { secret: string; previousValidUntil: string | null };
+}
+
+async function dueCallback(gameIndex: number, appid: string, url: string) {
+  const { services } = await testEnv();
+  const requestId = crypto.randomUUID();
+  const now = new Date(services.clock.now());
+  await services.db.query(
+    `insert into chain_txs (request_id, appid, game_index, network, chain_id, player_id, tx_type,
+       status, from_address, contract, tx_hash, request_params, callback_url, callback_state,
+       callback_next_at, created_at, updated_at)
+     values ($1, $2, $3, 'polygon', 31337, '7', 'MINT', 'SUCCESS', '0x01', '0x02', $4, '{}', $5,
+       'due', $6, $6, $6)`,
+    [requestId, appid, gameIndex, `0x${requestId.replaceAll("-", "")}`, url, now],
+  );
+  await chainTrackerJob.run(services, services.clock.now());
+  return requestId;
+}
+
+Deno.test("a transaction callback verifies with standardwebhooks and the game's secret", async () => {
+  const t = await seedTenant("webhook game");
+  const { secret } = await rotate(t.gameIndex);
+  await using sink = receiver();
+  const requestId = await dueCallback(t.gameIndex, t.appid, sink.url);
+  assert.equal(sink.got.length, 1);
+  const { raw, headers } = sink.got[0];
+  assert.equal(headers["webhook-id"], `tx_${requestId}`);
+  assert.match(headers["webhook-signature"], /^v1,[A-Za-z0-9+/]+=*$/);
+  const payload = new Webhook(secret).verify(raw, headers) as Record<string, string>;
+  assert.equal(payload.requestId, requestId);
+  assert.equal(payload.txStatus, "SUCCESS");
+  // A tampered body or another game's secret does not verify.
+  assert.throws(() => new Webhook(secret).verify(raw.replace("SUCCESS", "FAILED"), headers));
+  const other = await seedTenant("other game");
+  const { secret: otherSecret } = await rotate(other.gameIndex);
+  assert.throws(() => new Webhook(otherSecret).verify(raw, headers));
+});
+
+Deno.test("an OTP direct-send callback verifies with standardwebhooks", async () => {
+  const t = await seedTenant("otp webhook game");
+  const { secret } = await rotate(t.gameIndex);
+  const { apiKey } = await t.apiKey(["otp"]);
+  await using sink = receiver();
+  const topic = `topic-${crypto.randomUUID().slice(0, 8)}`;
+  const created = await admin("POST", `/admin/v1/games/${t.gameIndex}/otp-topics`, {
+    topic,
+    serviceName: "Hive",
+    mode: "direct",
+    callbackUrl: sink.url,
+  });
+  assert.equal(created.status, 201);
+  const sent = await callJson("POST", "/otp/sms", {
+    json: { to: koreanMobile(), toCountryNo: "82" },
+    headers: { authorization: `Bearer ${apiKey}`, topic },
+  });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  assert.equal(sink.got.length, 1);
+  const payload = new Webhook(secret).verify(sink.got[0].raw, sink.got[0].headers) as {
+    otp: string;
+  };
+  assert.equal(payload.otp, sent.body.otp);
+  assert.match(sink.got[0].headers["webhook-id"], /^otp_/);
+});
+
+Deno.test("after a rotation both secrets sign until the grace period ends", async () => {
+  const { clock, services } = await testEnv();
+  const t = await seedTenant("rotating game");
+  const first = await rotate(t.gameIndex);
+  assert.equal(first.previousValidUntil, null);
+  const second = await rotate(t.gameIndex);
+  assert.notEqual(second.secret, first.secret);
+  const graceMs = services.config.WEBHOOK_ROTATION_GRACE_SECONDS * 1000;
+  assert.ok(Math.abs(Date.parse(second.previousValidUntil!) - (clock.now() + graceMs)) < 5000);
+  await using sink = receiver();
+  await dueCallback(t.gameIndex, t.appid, sink.url);
+  const { raw, headers } = sink.got[0];
+  assert.equal(headers["webhook-signature"].split(" ").length, 2);
+  new Webhook(first.secret).verify(raw, headers);
+  new Webhook(second.secret).verify(raw, headers);
+  clock.advance(graceMs + 1000);
+  try {
+    await dueCallback(t.gameIndex, t.appid, sink.url);
+  } finally {
+    clock.advance(-(graceMs + 1000));
+  }
+  const later = sink.got[1];
+  assert.equal(later.headers["webhook-signature"].split(" ").length, 1);
+  assert.throws(() => new Webhook(first.secret).verify(later.raw, later.headers));
+  new Webhook(second.secret).verify(later.raw, later.headers);
+});
+
+Deno.test("webhook-secret: unknown game is 404 and the secret is never listed again", async () => {
+  const missing = await admin("POST", "/admin/v1/games/999999999/webhook-secret");
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.error.code, "GAME_NOT_FOUND");
+  const t = await seedTenant("secret once");
+  const { secret } = await rotate(t.gameIndex);
+  const { services } = await testEnv();
+  const rows = await services.db.query<{ secret_sealed: string }>(
+    "select secret_sealed from webhook_secrets where game_index = $1",
+    [t.gameIndex],
+  );
+  assert.match(rows[0].secret_sealed, /^v1:/);
+  assert.ok(!rows[0].secret_sealed.includes(secret.slice(6)));
+});
