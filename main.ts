@@ -8,6 +8,7 @@ import type { Services } from "./lib/services.ts";
 import { createApp } from "./routes/mod.ts";
 import { runScheduled } from "./lib/scheduled.ts";
 import type { ExecutionContext } from "hono";
+import type { AnalyticsDataset } from "./lib/metrics.ts";
 
 type WorkerEnv = Record<string, unknown>;
 
@@ -18,7 +19,10 @@ function workerState(env: WorkerEnv) {
   ready ??= (async () => {
     const vars: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(env)) if (typeof v === "string") vars[k] = v;
-    const services = await boot(loadConfig(vars));
+    const dataset = env.METRICS_DATASET as AnalyticsDataset | undefined;
+    const services = await boot(loadConfig(vars), {
+      analytics: typeof dataset?.writeDataPoint === "function" ? dataset : undefined,
+    });
     return { services, app: createApp(services) };
   })().catch((err) => {
     ready = undefined;

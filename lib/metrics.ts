@@ -9,6 +9,14 @@ import type { Sql } from "./db/port.ts";
 const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const slowBuckets = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800];
 
+/**
+ * A Workers Analytics Engine dataset binding (only `writeDataPoint` is used). On Workers a scrape
+ * reaches one isolate, so each request is also written as a data point there when bound.
+ */
+export interface AnalyticsDataset {
+  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
+}
+
 /** Every metric the service records, and the registry that renders them. */
 export interface Metrics {
   registry: Registry;

@@ -15,7 +15,7 @@ import { createLocalKms, type Kms } from "./chain/kms.ts";
 import { type ItemSocket, missingItemSocket } from "./items/socket.ts";
 import { createSidecarSocket } from "./items/sidecar_client.ts";
 import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
-import { createMetrics, type Metrics } from "./metrics.ts";
+import { type AnalyticsDataset, createMetrics, type Metrics } from "./metrics.ts";
 
 /** Secrets the process needs at run time (from config, or generated in embedded mode). */
 export interface RuntimeSecrets {
@@ -34,6 +34,8 @@ export interface Services {
   log: Logger;
   /** Prometheus metrics of this instance (GET /metrics). */
   metrics: Metrics;
+  /** Workers Analytics Engine dataset receiving one data point per request, when bound. */
+  analytics?: AnalyticsDataset;
   outbound: Outbound;
   signingKey: SigningKey;
   secrets: RuntimeSecrets;
@@ -74,6 +76,8 @@ export interface ServiceParts {
   itemSocket?: ItemSocket;
   /** Replaces the OTP providers built from configuration. */
   otpProviders?: OtpProviders;
+  /** A Workers Analytics Engine binding (METRICS_DATASET). */
+  analytics?: AnalyticsDataset;
 }
 
 /** Builds Services from runtime parts. */
@@ -89,6 +93,7 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
     clock,
     log,
     metrics,
+    analytics: parts.analytics,
     outbound: createOutbound({
       log,
       metrics,

@@ -53,6 +53,12 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     s.metrics.httpRequests.inc(labels);
     s.metrics.httpDuration.observe(labels, ms / 1000);
     const cfg = s.config;
+    const errorCodeNow = c.get("errorCode") as string | undefined;
+    s.analytics?.writeDataPoint({
+      indexes: [family],
+      blobs: [route, method, String(status), errorCodeNow ?? ""],
+      doubles: [ms, status],
+    });
     // A 500 is a bug (error); 502/503/504 say a dependency is down or refused (warn).
     const level = status === 500 || status > 504
       ? "error"
@@ -62,7 +68,7 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
       return;
     }
-    let errorCode: string | undefined = c.get("errorCode");
+    let errorCode = errorCodeNow;
     if (!errorCode && (family === "chat" || family === "tads")) {
       errorCode = await resultCodeOf(c.res);
     }

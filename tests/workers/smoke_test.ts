@@ -202,3 +202,17 @@ Deno.test({
     assert.ok(offsets.size >= 4, `the US spans several offsets: ${[...offsets]}`);
   },
 });
+
+Deno.test({
+  name: "workers: /metrics renders the Prometheus text (prom-client on workerd)",
+  ignore,
+  fn: async () => {
+    const res = await fetch(`${url}/metrics`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    assert.match(text, /^# HELP gp_http_requests_total /m);
+    assert.match(text, /^gp_http_requests_total\{family="admin",route="\/healthz"/m);
+  },
+});

@@ -154,3 +154,20 @@ Deno.test("scheduler runs are timed per job", async () => {
     );
   }
 });
+
+Deno.test("with an Analytics Engine binding every request writes one data point", async () => {
+  const { services } = await testEnv();
+  const { createApp } = await import("../../../routes/mod.ts");
+  const points: { blobs?: string[]; doubles?: number[]; indexes?: string[] }[] = [];
+  const app = createApp({ ...services, analytics: { writeDataPoint: (p) => points.push(p) } });
+  await (await app.request("/healthz")).text();
+  const headers = { "content-type": "application/json" };
+  await (await app.request("/v2/auth-token", { method: "POST", body: "{", headers })).text();
+  assert.equal(points.length, 2);
+  assert.deepEqual(points[0].indexes, ["admin"]);
+  assert.deepEqual(points[0].blobs, ["/healthz", "GET", "200", ""]);
+  assert.deepEqual(points[1].indexes, ["blockchain"]);
+  assert.deepEqual(points[1].blobs?.slice(0, 3), ["/v2/auth-token", "POST", "400"]);
+  assert.ok(points[1].blobs?.[3]);
+  assert.equal(points[1].doubles?.[1], 400);
+});
