@@ -14,6 +14,7 @@ import { randomToken } from "../lib/crypto/hashing.ts";
 import { createApp } from "../routes/mod.ts";
 import type { ApiScope } from "../lib/auth/api_keys.ts";
 import { createDenoItemSocket } from "../lib/items/socket_deno.ts";
+import { assertDeclaredResponse } from "./response_schema.ts";
 
 /** The admin token every test process uses. */
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
@@ -121,6 +122,7 @@ export async function call(
   }
   const res = await app.request(path, { method, headers, body });
   assertNoLeakedSecrets();
+  await assertDeclaredResponse(app, { method, path }, res);
   return res;
 }
 

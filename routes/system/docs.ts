@@ -1,6 +1,7 @@
 /** GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (a self-contained reference page). */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
+import { completeDocument } from "../openapi.ts";
 
 const info = {
   title: "Game Platform API",
@@ -69,15 +70,19 @@ pre{background:#f6f6f6;padding:.6em;overflow:auto;font-size:12px}</style></head>
 <p>${toc}</p>${sections}</body></html>`;
 }
 
+/** The complete OpenAPI 3.1 document of the app (see routes/openapi.ts). */
+export function openApiDocument(app: OpenAPIHono<AppEnv>) {
+  return completeDocument(app.getOpenAPI31Document({ openapi: "3.1.0", info }));
+}
+
 /** Registers /openapi.json and /docs on the root app. */
 export function registerDocs(app: OpenAPIHono<AppEnv>) {
-  const config = { openapi: "3.1.0", info };
-  app.doc31("/openapi.json", config);
+  let doc: ReturnType<typeof openApiDocument> | undefined;
+  const document = () => doc ??= openApiDocument(app);
+  app.get("/openapi.json", (c) => c.json(document()));
   let page: string | undefined;
   app.get("/docs", (c) => {
-    page ??= renderDocsPage(
-      app.getOpenAPI31Document(config) as Parameters<typeof renderDocsPage>[0],
-    );
+    page ??= renderDocsPage(document() as Parameters<typeof renderDocsPage>[0]);
     return c.html(page);
   });
 }

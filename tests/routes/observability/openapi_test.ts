@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { callJson } from "../../harness.ts";
+import { assertDeclaredResponse } from "../../response_schema.ts";
+import { exampleOf, operationIdOf } from "../../../routes/openapi.ts";
+
+Deno.test("the response check fails a handler that drifts from its declared schema", async () => {
+  const app = new OpenAPIHono();
+  const route = createRoute({
+    method: "get",
+    path: "/thing/{id}",
+    responses: {
+      200: {
+        description: "ok",
+        content: { "application/json": { schema: z.object({ id: z.string(), n: z.number() }) } },
+      },
+    },
+  });
+  let body: unknown = { id: "a", n: 1 };
+  // deno-lint-ignore no-explicit-any
+  app.openapi(route, (c) => c.json(body as any, 200));
+  app.get("/undeclared-status", (c) => c.json({}, 201));
+  const get = async (path: string) => {
+    const res = await app.request(path);
+    await assertDeclaredResponse(app, { method: "GET", path }, res);
+  };
+  await get("/thing/1");
+  body = { id: "a", n: "1" };
+  await assert.rejects(() => get("/thing/1"), /GET \/thing\/\{id\} 200 does not match.*n:/);
+  body = { id: "a" };
+  await assert.rejects(() => get("/thing/1"), /n: /);
+});
+
+Deno.test("GET /openapi.json: every operation has an id, security, family headers and errors", async () => {
+  const { status, body: doc } = await callJson("GET", "/openapi.json");
+  assert.equal(status, 200);
+  const ids = new Set<string>();
+  for (const [path, item] of Object.entries<Record<string, Record<string, unknown>>>(doc.paths)) {
+    for (const [method, op] of Object.entries<Record<string, unknown>>(item)) {
+      const label = `${method} ${path}`;
+      assert.equal(typeof op.operationId, "string", label);
+      assert.ok(!ids.has(op.operationId as string), `duplicate id ${op.operationId}`);
+      ids.add(op.operationId as string);
+      assert.ok(Array.isArray(op.security), label);
+      for (const req of op.security as Record<string, unknown>[]) {
+        for (const name of Object.keys(req)) assert.ok(doc.components.securitySchemes[name]);
+      }
+      // deno-lint-ignore no-explicit-any
+      const headers = ((op.parameters ?? []) as any[]).filter((p) => p.in === "header")
+        .map((p) => p.name.toLowerCase());
+      if (path.startsWith("/service/v1/")) {
+        assert.ok(headers.includes("x-network") && headers.includes("x-appid"), label);
+        assert.deepEqual(op.security, [{ accessToken: [] }]);
+      }
+      if (path.startsWith("/otp/")) assert.ok(headers.includes("topic"), label);
+      const responses = op.responses as Record<string, Record<string, unknown>>;
+      if (path.startsWith("/items/")) {
+        assert.deepEqual(op.security, [{ apiKey: [] }]);
+        for (const s of ["400", "401", "403", "404", "500", "503"]) assert.ok(responses[s], label);
+      }
+      if (path.startsWith("/admin/")) assert.ok(responses["401"], label);
+      for (const [code, res] of Object.entries(responses)) {
+        if (code === "429" || code === "503") {
+          // deno-lint-ignore no-explicit-any
+          assert.ok((res as any).headers?.["Retry-After"], `${label} ${code}`);
+        }
+      }
+    }
+  }
+  assert.ok(ids.has("getMetrics"));
+  assert.equal(
+    doc.paths["/otp/sms"].post.responses["429"].content["application/json"].example.error.code,
+    "SMS_LIMIT_EXCEEDED",
+  );
+});
+
+Deno.test("operation ids and schema-derived examples", () => {
+  assert.equal(
+    operationIdOf("post", "/service/v1/nft/{contract}/tokens/{tokenId}"),
+    "postServiceV1NftByContractTokensByTokenId",
+  );
+  const doc = { components: { schemas: { N: { type: "integer", minimum: 5 } } } };
+  assert.deepEqual(
+    exampleOf({
+      type: "object",
+      properties: {
+        n: { $ref: "#/components/schemas/N" },
+        e: { enum: ["b", "c"] },
+        s: { type: "string", minLength: 8, maxLength: 10 },
+        list: { type: "array", items: { type: "boolean" }, minItems: 2 },
+        at: { type: "string", format: "date-time" },
+      },
+    }, doc),
+    {
+      n: 5,
+      e: "b",
+      s: "stringxx",
+      list: [true, true],
+      at: "2026-05-01T12:00:00.000Z",
+    },
+  );
+});
