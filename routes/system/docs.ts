@@ -1,5 +1,12 @@
-/** GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (a self-contained reference page). */
+/**
+ * GET /openapi.json (the OpenAPI 3.1 document) and GET /docs: Swagger UI (try-it, schemas,
+ * examples) from assets this app serves itself under /docs/assets/, with a plain HTML reference
+ * for readers without JavaScript.
+ */
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import swaggerBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
+import swaggerCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
+import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
 import { completeDocument } from "../openapi.ts";
 
@@ -82,7 +89,42 @@ export function registerDocs(app: OpenAPIHono<AppEnv>) {
   app.get("/openapi.json", (c) => c.json(document()));
   let page: string | undefined;
   app.get("/docs", (c) => {
-    page ??= renderDocsPage(document() as Parameters<typeof renderDocsPage>[0]);
+    page ??= swaggerPage(renderDocsPage(document() as Parameters<typeof renderDocsPage>[0]));
     return c.html(page);
   });
+  const asset = (text: string, type: string) => {
+    const bytes = new TextEncoder().encode(text);
+    const headers = {
+      "content-type": `${type}; charset=utf-8`,
+      "content-length": String(bytes.byteLength),
+      "cache-control": "public, max-age=86400",
+    };
+    return (c: Context) => c.body(bytes, 200, headers);
+  };
+  app.get("/docs/assets/swagger-ui-bundle.js", asset(swaggerBundle, "text/javascript"));
+  app.get("/docs/assets/swagger-ui.css", asset(swaggerCss, "text/css"));
+  app.get("/docs/assets/init.js", asset(initScript, "text/javascript"));
+}
+
+// A separate file rather than an inline script, so a strict Content-Security-Policy works.
+const initScript = `window.ui = SwaggerUIBundle({
+  url: "/openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  tryItOutEnabled: false,
+  persistAuthorization: false,
+  displayOperationId: true,
+  defaultModelsExpandDepth: 1
+});
+document.getElementById("plain").hidden = true;
+`;
+
+function swaggerPage(plain: string): string {
+  // The plain reference's body goes in the page; Swagger UI replaces it when scripts run.
+  const body = /<body>([\s\S]*)<\/body>/.exec(plain)?.[1] ?? "";
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${info.title}</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head><body>
+<div id="swagger-ui"></div><div id="plain">${body}</div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/assets/init.js"></script></body></html>`;
 }

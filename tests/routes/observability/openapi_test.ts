@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { callJson } from "../../harness.ts";
+import { call, callJson } from "../../harness.ts";
 import { assertDeclaredResponse } from "../../response_schema.ts";
 import { exampleOf, operationIdOf } from "../../../routes/openapi.ts";
 
@@ -99,4 +99,27 @@ Deno.test("operation ids and schema-derived examples", () => {
       at: "2026-05-01T12:00:00.000Z",
     },
   );
+});
+
+Deno.test("/docs is Swagger UI from assets the app serves itself", async () => {
+  const page = await call("GET", "/docs");
+  const html = await page.text();
+  assert.equal(page.status, 200);
+  assert.doesNotMatch(html, /https?:\/\/(?!localhost)[^"]*\.(js|css)/, "no CDN asset");
+  const assets = [...html.matchAll(/(?:src|href)="(\/docs\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(assets.sort(), [
+    "/docs/assets/init.js",
+    "/docs/assets/swagger-ui-bundle.js",
+    "/docs/assets/swagger-ui.css",
+  ]);
+  for (const path of assets) {
+    const res = await call("GET", path);
+    const text = await res.text();
+    assert.equal(res.status, 200, path);
+    assert.equal(Number(res.headers.get("content-length")), new TextEncoder().encode(text).length);
+  }
+  const bundle = await (await call("GET", "/docs/assets/swagger-ui-bundle.js")).text();
+  assert.match(bundle, /SwaggerUIBundle/);
+  const init = await (await call("GET", "/docs/assets/init.js")).text();
+  assert.match(init, /url: "\/openapi\.json"/);
 });
