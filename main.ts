@@ -1,9 +1,9 @@
 /**
- * Composition root for every runtime. Run by Deno it serves HTTP with Deno.serve and runs the
- * scheduled work on an interval; on Cloudflare Workers the default export handles fetch and cron.
+ * Composition root for every runtime. On Cloudflare Workers the default export handles fetch and
+ * cron; run by Deno it starts the Deno server (server.ts: Deno.serve, Deno.cron or an interval).
  */
 import { type Config, loadConfig } from "./lib/config.ts";
-import { boot, type BootOptions } from "./lib/boot.ts";
+import { boot } from "./lib/boot.ts";
 import type { Services } from "./lib/services.ts";
 import { createApp } from "./routes/mod.ts";
 import { runScheduled } from "./lib/scheduled.ts";
@@ -45,66 +45,11 @@ export default {
   },
 };
 
-async function embeddedHooks(): Promise<BootOptions["embedded"]> {
-  // A computed specifier keeps bundlers for Workers from pulling in PGlite and file access.
-  const path = "./lib/embedded.ts";
-  const mod = await import(path) as typeof import("./lib/embedded.ts");
-  return { database: mod.embeddedDatabase, secrets: mod.embeddedSecrets };
-}
-
-async function denoItemSocket() {
-  // Computed like embeddedHooks: the direct TCP dialer uses Deno.connect and stays out of Workers.
-  const path = "./lib/items/socket_deno.ts";
-  const mod = await import(path) as typeof import("./lib/items/socket_deno.ts");
-  return mod.createDenoItemSocket();
-}
-
-async function denoResolver() {
-  // Computed like embeddedHooks: Deno.resolveDns stays out of Workers bundles.
-  const path = "./lib/outbound/resolve_deno.ts";
-  const mod = await import(path) as typeof import("./lib/outbound/resolve_deno.ts");
-  return mod.createDenoResolver();
-}
-
-async function serveDeno(config: Config) {
-  const services = await boot(config, {
-    embedded: await embeddedHooks(),
-    itemSocket: await denoItemSocket(),
-    resolveHost: await denoResolver(),
-  });
-  const app = createApp(services);
-  const log = services.log;
-  if (config.embedded) {
-    console.log(
-      `embedded mode: PGlite and secrets under ${config.DATA_DIR}/, in-memory KV\n` +
-        `admin token: ${services.secrets.adminToken}`,
-    );
-  }
-  let timer: ReturnType<typeof setInterval> | undefined;
-  if (config.SCHEDULER_INTERVAL_MS > 0) {
-    let running = false;
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      runScheduled(services).finally(() => running = false);
-    }, config.SCHEDULER_INTERVAL_MS);
-  }
-  const server = Deno.serve({
-    hostname: config.HOST,
-    port: config.PORT,
-    onListen: ({ hostname, port }) => log.info("listening", { url: `http://${hostname}:${port}` }),
-  }, app.fetch);
-  const stop = async () => {
-    clearInterval(timer);
-    await server.shutdown();
-    await services.close();
-    Deno.exit(0);
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-}
-
 if (typeof Deno !== "undefined" && import.meta.main) {
+  // A computed specifier keeps Workers bundlers from pulling in the Deno server (PGlite, files,
+  // TCP); Deno Deploy uses server.ts as its entry, whose imports are all literal.
+  const path = "./server.ts";
+  const { serveDeno } = await import(path) as { serveDeno(config: Config): Promise<void> };
   try {
     await serveDeno(loadConfig(Deno.env.toObject()));
   } catch (err) {

@@ -66,7 +66,9 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
   const secrets = hasSecrets
     ? await configuredSecrets(config)
     : await options.embedded!.secrets(config);
-  await migrate(db);
+  // Migrations apply under a transaction-scoped advisory lock, so a burst of isolates does not
+  // race; deployments that migrate in their release step (`deno task migrate`) turn this off.
+  if (config.embedded || config.MIGRATE_ON_START) await migrate(db);
   const services = await createServices({
     config,
     db,
