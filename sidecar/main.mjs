@@ -109,7 +109,9 @@ function send(res, status, value) {
 export function startBridge(
   { host = "127.0.0.1", port = 8790, token, maxBytes = MAX_PACKET_BYTES },
 ) {
-  if (!token) throw new Error("SIDECAR_TOKEN is required");
+  if (!token) {
+    throw new Error("SIDECAR_TOKEN is required (the same value as the platform's SIDECAR_TOKEN)");
+  }
   const expected = digest(`Bearer ${token}`);
   const server = http.createServer(async (req, res) => {
     try {
@@ -222,6 +224,11 @@ function flag(name, fallback) {
 
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (isMain) {
+  // A configuration mistake is one clear line on stderr and exit code 2, not a stack trace.
+  process.on("uncaughtException", (err) => {
+    console.error(`item sidecar: ${err.message}`);
+    process.exit(2);
+  });
   const mode = process.argv[2] && !process.argv[2].startsWith("--") ? process.argv[2] : "bridge";
   const host = flag("host", process.env.SIDECAR_HOST ?? "127.0.0.1");
   if (mode === "bridge") {

@@ -222,3 +222,17 @@ Deno.test("sidecar receiver: a TCP front for an HTTP-only game server", async ()
     await game.stop();
   }
 });
+
+Deno.test("sidecar bridge without SIDECAR_TOKEN fails with one clear line", async () => {
+  const out = await new Deno.Command("node", {
+    args: ["sidecar/main.mjs", "bridge", "--port", "0"],
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: { SIDECAR_TOKEN: "" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 2);
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(stderr.trim().split("\n").length, 1, stderr);
+  assert.match(stderr, /^item sidecar: SIDECAR_TOKEN is required/);
+});
