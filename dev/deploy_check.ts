@@ -100,4 +100,5 @@ const out = await child.output();
 const log = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
 if (!healthy) fail("restricted boot", log);
 if (!/"msg":"drained"/.test(log)) fail("graceful shutdown", log);
+if (/deno serve/.test(log)) fail("start-up", `a start-up warning remains:\n${log}`);
 console.log("ok  server.ts serves /healthz without write or subprocess permission, and drains");

@@ -1,6 +1,7 @@
 /**
- * The README's path: `main.ts` served by Deno on embedded defaults with an empty data directory,
- * used as a new user would, then restarted to show that data and generated secrets persist.
+ * The README's path: `server.ts` (what `deno task dev` runs) served by Deno on embedded defaults
+ * with an empty data directory, used as a new user would, then restarted to show that data and
+ * generated secrets persist.
  */
 import assert from "node:assert/strict";
 import { fetchJson } from "./fetch_json.ts";
@@ -26,7 +27,7 @@ async function startServer(dataDir: string) {
     RUST_BACKTRACE: "0",
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
+    args: ["run", "-A", "server.ts"],
     cwd: ROOT,
     env,
     clearEnv: true,
