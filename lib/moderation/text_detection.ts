@@ -17,6 +17,15 @@ export const LONG_TEXT_CHARS = 5000;
 // room for the other fields) is refused before decryption.
 const MAX_TEXT_INFO_CHARS = Math.ceil(((MAX_TEXT_BYTES + 2048) * 4) / 3);
 
+// "text is required" for a missing field, otherwise the field and what is wrong with it.
+function issueText(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join(".");
+  if (issue.code === "invalid_type" && /undefined/.test(issue.message)) {
+    return `${field} is required`;
+  }
+  return `${field}: ${issue.message}`;
+}
+
 const idLike = z.union([z.string(), z.number()]).transform(String);
 const TextObject = z.object({
   user_id: idLike.pipe(z.string().min(1)),
@@ -97,7 +106,7 @@ export async function detectTexts(
       return {
         ok: false,
         reason: "bad_request",
-        message: `text_array[${i}].text_info.${parsed.error.issues[0].path.join(".")} is invalid`,
+        message: `text_array[${i}].text_info.${issueText(parsed.error.issues[0])}`,
       };
     }
     if (encoder.encode(parsed.data.text).length > MAX_TEXT_BYTES) {

@@ -34,14 +34,23 @@ export function renderChatResult(c: Context<AppEnv>, code: string, msg: string):
   return c.json({ result: { result_code: code, result_msg: msg } }, 200) as JsonResponse;
 }
 
-/** Renders a text-detection result. */
+/**
+ * Renders a text-detection result. result_text is the spec's fixed text; a refusal also says
+ * what was wrong, naming the field, in `result_reason` (an addition clients may ignore).
+ */
 export function renderTadsResult(
   c: Context<AppEnv>,
   entry: { code: string; text: string },
   array: unknown[] = [],
+  reason?: string,
 ): JsonResponse {
   return c.json({
-    result: { result_code: entry.code, result_text: entry.text, result_array: array },
+    result: {
+      result_code: entry.code,
+      result_text: entry.text,
+      result_array: array,
+      ...(reason ? { result_reason: reason } : {}),
+    },
   }, 200) as JsonResponse;
 }
 
@@ -64,10 +73,10 @@ export const tadsFamily: Family = {
   name: "tads",
   prefixes: ["/cads2/"],
   renderError: (c, f) => {
-    if (f.code === "BODY_TOO_LARGE") return renderTadsResult(c, tadsCodes.tooLarge);
+    if (f.code === "BODY_TOO_LARGE") return renderTadsResult(c, tadsCodes.tooLarge, [], f.message);
     if (f.kind === "unavailable" || f.kind === "internal") {
       return renderTadsResult(c, tadsCodes.systemError);
     }
-    return renderTadsResult(c, tadsCodes.badRequest);
+    return renderTadsResult(c, tadsCodes.badRequest, [], f.message);
   },
 };

@@ -14,6 +14,9 @@ const TadsResult = z.object({
       tads_result: z.object({ forbidden_yn: Flag, spam_yn: Flag, aug_yn: Flag, long_yn: Flag }),
       text_result: z.object({ text: z.string(), masking_text: z.string() }),
     })),
+    result_reason: z.string().optional().openapi({
+      description: "On a refusal: what was wrong, naming the field (e.g. text_array[0].text)",
+    }),
   }),
 });
 
@@ -57,7 +60,7 @@ export function registerSendTextData(app: OpenAPIHono<AppEnv>) {
       textCount: body.text_log.text_count,
       texts: body.text_log.text_array,
     });
-    if (!outcome.ok) return renderTadsResult(c, entryOf[outcome.reason]);
+    if (!outcome.ok) return renderTadsResult(c, entryOf[outcome.reason], [], outcome.message);
     return renderTadsResult(c, tadsCodes.success, outcome.results);
   });
 }
