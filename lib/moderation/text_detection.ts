@@ -18,11 +18,11 @@ export const LONG_TEXT_CHARS = 5000;
 const MAX_TEXT_INFO_CHARS = Math.ceil(((MAX_TEXT_BYTES + 2048) * 4) / 3);
 
 // "text is required" for a missing field, otherwise the field and what is wrong with it.
-function issueText(issue: z.core.$ZodIssue): string {
+function issueText(issue: z.core.$ZodIssue, input: unknown): string {
   const field = issue.path.join(".");
-  if (issue.code === "invalid_type" && /undefined/.test(issue.message)) {
-    return `${field} is required`;
-  }
+  let value = input;
+  for (const key of issue.path) value = (value as Record<PropertyKey, unknown>)?.[key];
+  if (value === undefined) return `${field} is required`;
   return `${field}: ${issue.message}`;
 }
 
@@ -106,7 +106,7 @@ export async function detectTexts(
       return {
         ok: false,
         reason: "bad_request",
-        message: `text_array[${i}].text_info.${issueText(parsed.error.issues[0])}`,
+        message: `text_array[${i}].text_info.${issueText(parsed.error.issues[0], json)}`,
       };
     }
     if (encoder.encode(parsed.data.text).length > MAX_TEXT_BYTES) {
