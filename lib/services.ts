@@ -114,6 +114,7 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
         chainId: parts.config.POLYGON_CHAIN_ID,
         maxFeeGwei: parts.config.POLYGON_MAX_FEE_GWEI,
         timeoutMs: parts.config.POLYGON_RPC_TIMEOUT_MS,
+        observer: { log, metrics },
       })
       : undefined),
     kms: parts.kms ?? createLocalKms(parts.db, parts.secrets.kmsMasterKey),

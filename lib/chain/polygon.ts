@@ -15,6 +15,7 @@ import {
   type ReadContractReturnType,
 } from "viem";
 import { DomainError } from "../errors.ts";
+import { observedFetch, type OutboundObserver } from "../outbound/mod.ts";
 
 /** One EVM chain the service talks to. */
 export interface PolygonChain {
@@ -31,9 +32,15 @@ export function createPolygonChain(options: {
   chainId: number;
   maxFeeGwei?: number;
   timeoutMs?: number;
+  /** Reports each RPC call (host, duration, outcome) to the log and metrics. */
+  observer?: OutboundObserver;
 }): PolygonChain {
   const client = createPublicClient({
-    transport: http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000, retryCount: 1 }),
+    transport: http(options.rpcUrl, {
+      timeout: options.timeoutMs ?? 10_000,
+      retryCount: 1,
+      fetchFn: options.observer ? observedFetch(options.observer, "chain-rpc") : undefined,
+    }),
   }) as PublicClient;
   return {
     chainId: options.chainId,

@@ -101,6 +101,54 @@ export async function signatureHeader(secret: string, body: string | Uint8Array,
   return `t=${t},v1=${await hmacSha256Hex(secret, joined)}`;
 }
 
+/** Where outbound calls are reported: the log line and the metrics. */
+export interface OutboundObserver {
+  log?: Logger;
+  metrics?: Metrics;
+}
+
+/** Logs and counts one outbound attempt: purpose, target host (never the path), duration, outcome. */
+export function recordOutbound(
+  observer: OutboundObserver,
+  call: { purpose: string; url: string; outcome: string; ms: number },
+) {
+  const { purpose, outcome, ms } = call;
+  let host = "invalid";
+  try {
+    host = new URL(call.url).host;
+  } catch { /* refused before sending */ }
+  const durationMs = Math.round(ms * 10) / 10;
+  const level = outcome === "ok" ? "info" : "warn";
+  observer.log?.[level]("outbound", { purpose, host, durationMs, outcome });
+  observer.metrics?.outboundCalls.inc({ purpose, host, outcome });
+  observer.metrics?.outboundDuration.observe({ purpose, outcome }, ms / 1000);
+}
+
+/** A fetch that reports every call like the outbound service does (for clients with their own HTTP). */
+export function observedFetch(
+  observer: OutboundObserver,
+  purpose: string,
+  inner: typeof fetch = fetch,
+): typeof fetch {
+  return async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const started = performance.now();
+    let outcome = "network";
+    try {
+      const res = await inner(input, init);
+      outcome = res.status < 300 ? "ok" : `http_${res.status}`;
+      return res;
+    } catch (err) {
+      if ((err as Error)?.name === "AbortError" || (err as Error)?.name === "TimeoutError") {
+        outcome = "timeout";
+      }
+      throw err;
+    } finally {
+      recordOutbound(observer, { purpose, url, outcome, ms: performance.now() - started });
+    }
+  };
+}
+
 /** Creates the outbound service. */
 export function createOutbound(options: {
   allowPrivate: boolean;
@@ -152,16 +200,7 @@ export function createOutbound(options: {
     }
   }
   function observe(req: OutboundRequest, outcome: string, ms: number) {
-    const purpose = req.purpose ?? "http";
-    let host = "invalid";
-    try {
-      host = new URL(req.url).host;
-    } catch { /* refused before sending */ }
-    const durationMs = Math.round(ms * 10) / 10;
-    const failed = outcome !== "ok";
-    options.log?.[failed ? "warn" : "info"]("outbound", { purpose, host, durationMs, outcome });
-    options.metrics?.outboundCalls.inc({ purpose, host, outcome });
-    options.metrics?.outboundDuration.observe({ purpose, outcome }, ms / 1000);
+    recordOutbound(options, { purpose: req.purpose ?? "http", url: req.url, outcome, ms });
   }
   async function assertPublicHost(hostname: string) {
     if (options.allowPrivate) return;

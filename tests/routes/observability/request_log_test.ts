@@ -10,6 +10,7 @@ import {
   testEnv,
 } from "../../harness.ts";
 import { createApp } from "../../../routes/mod.ts";
+import { observedFetch } from "../../../lib/outbound/mod.ts";
 import { chatBody, chatMessage } from "../moderation/fixtures.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -150,6 +151,14 @@ Deno.test("outbound calls are logged with purpose, host, duration and outcome, n
     assert.equal(line.outcome, "http_503");
     assert.equal(line.level, "warn");
     assert.equal(typeof line.durationMs, "number");
+    // Clients with their own HTTP stack (the chain RPC) report through observedFetch.
+    const rpc = observedFetch({ log: services.log, metrics: services.metrics }, "chain-rpc");
+    await (await rpc(`${url}/v2/secret-path-key`, { method: "POST", body: "{}" })).text();
+    const rpcLine = capturedLogs().map((l) => JSON.parse(l) as Line)
+      .findLast((l) => l.msg === "outbound" && l.purpose === "chain-rpc")!;
+    assert.equal(rpcLine.outcome, "http_503");
+    assert.equal(rpcLine.host, `127.0.0.1:${server.addr.port}`);
+    assert.ok(!JSON.stringify(rpcLine).includes("secret-path-key"), "the path is not logged");
   } finally {
     await server.shutdown();
   }
