@@ -38,6 +38,7 @@ const isHono = (spec: string) => /(^npm:\/?@?hono)|\/node_modules\/(@hono|hono)\
 
 const problems: string[] = [];
 const runtime = new Map<string, string[]>();
+const all = new Map<string, string[]>();
 for (const m of modules.values()) {
   const from = local(m.specifier);
   if (!from) continue;
@@ -53,41 +54,48 @@ for (const m of modules.values()) {
     }
     const to = d.code ? local(d.code.specifier) : undefined;
     if (to) edges.push(to);
+    const any = local(d.code?.specifier ?? d.type?.specifier ?? "");
+    if (any) all.set(from, [...(all.get(from) ?? []), any]);
   }
   runtime.set(from, edges);
 }
 
-// Tarjan's strongly connected components over runtime edges: any component of 2+ is a cycle.
-let index = 0;
-const idx = new Map<string, number>();
-const low = new Map<string, number>();
-const stack: string[] = [];
-const onStack = new Set<string>();
-function visit(v: string) {
-  idx.set(v, index);
-  low.set(v, index++);
-  stack.push(v);
-  onStack.add(v);
-  for (const w of runtime.get(v) ?? []) {
-    if (!idx.has(w)) {
-      visit(w);
-      low.set(v, Math.min(low.get(v)!, low.get(w)!));
-    } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-  }
-  if (low.get(v) === idx.get(v)) {
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1) {
-      problems.push(`runtime import cycle: ${component.sort().join(" <-> ")}`);
+/** Strongly connected components of 2+ modules (Tarjan): the import cycles of a graph. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  function visit(v: string) {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
     }
   }
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return found;
 }
-for (const v of runtime.keys()) if (!idx.has(v)) visit(v);
+
+for (const c of cycles(runtime)) problems.push(`runtime import cycle: ${c.join(" <-> ")}`);
+for (const c of cycles(all)) console.log(`note: type-only import cycle: ${c.join(" <-> ")}`);
 
 if (problems.length) {
   for (const p of problems) console.error(p);

@@ -6,12 +6,9 @@ import type { Services } from "./services.ts";
 import { pushDispatchJob } from "./push/dispatch.ts";
 import { chainTrackerJob } from "./chain/tracker.ts";
 import { itemDeliveryJob } from "./items/jobs.ts";
+import type { ScheduledJob } from "./scheduled_job.ts";
 
-/** A periodic job; it must be safe to run concurrently with itself on another instance. */
-export interface ScheduledJob {
-  name: string;
-  run(services: Services, nowMs: number): Promise<unknown>;
-}
+export type { ScheduledJob } from "./scheduled_job.ts";
 
 /** Every periodic job; a feature with periodic work adds its job here. */
 export const scheduledJobs: readonly ScheduledJob[] = [

@@ -2,11 +2,9 @@
 import { DbError, type Sql } from "./port.ts";
 import { migrations } from "./migrations/mod.ts";
 
-/** A named migration and its SQL text. */
-export interface Migration {
-  name: string;
-  sql: string;
-}
+import type { Migration } from "./migration.ts";
+
+export type { Migration } from "./migration.ts";
 
 const LOCK_KEY = 7_261_001;
 

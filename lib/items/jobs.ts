@@ -1,5 +1,5 @@
 /** The periodic item work: probe due endpoints, then send every due request. */
-import type { ScheduledJob } from "../scheduled.ts";
+import type { ScheduledJob } from "../scheduled_job.ts";
 import { probeDueEndpoints } from "./probe.ts";
 import { dispatchDueItems } from "./dispatcher.ts";
 

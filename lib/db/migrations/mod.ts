@@ -1,5 +1,5 @@
 /** The ordered list of migrations; each file is plain SQL imported as text (Deno and wrangler both bundle it). */
-import type { Migration } from "../migrate.ts";
+import type { Migration } from "../migration.ts";
 import m0001 from "./0001_platform.sql" with { type: "text" };
 import m0002 from "./0002_moderation.sql" with { type: "text" };
 import m0003 from "./0003_items.sql" with { type: "text" };

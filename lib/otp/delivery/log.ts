@@ -2,7 +2,7 @@
  * The `log` provider of embedded dev mode: nothing leaves the process; the last messages are
  * kept in memory for GET /admin/v1/otp/outbox, and each is forgotten when its code expires.
  */
-import type { EmailProvider, SmsProvider } from "./mod.ts";
+import type { EmailProvider, SmsProvider } from "./provider.ts";
 
 /** One message the log provider "sent". */
 export interface OutboxEntry {

@@ -3,7 +3,7 @@
  * <API key>` and a JSON body of personalizations, from, subject and content; 202 with an empty
  * body on success, `{errors:[{message, field, help}]}` otherwise.
  */
-import type { EmailProvider } from "./mod.ts";
+import type { EmailProvider } from "./provider.ts";
 import { callProvider, jsonOf } from "./provider_call.ts";
 
 /** SendGrid settings (from configuration). */

@@ -5,7 +5,7 @@
  * `{code, message, more_info, status}` otherwise.
  */
 import { toBase64 } from "../../crypto/hashing.ts";
-import type { SmsProvider } from "./mod.ts";
+import type { SmsProvider } from "./provider.ts";
 import { callProvider, jsonOf } from "./provider_call.ts";
 
 /** Twilio settings (from configuration). */
