@@ -305,6 +305,26 @@ export function exampleOf(schema: Json, doc: Json, depth = 0): Json {
   }
 }
 
+const patternCandidates = [
+  "0x" + "5a".repeat(20),
+  "0x" + "5a".repeat(32),
+  "1",
+  "42",
+  "1001",
+  "01012345678",
+  "82",
+  "player-1",
+  "tx-20260501-0001",
+  "kr-1",
+  "abc",
+  "en",
+  "2026-05-01T12:00:00+09:00",
+  "2026-05-01",
+  "10:00",
+  "123456",
+  "true",
+];
+
 function stringExample(s: Json): string | null {
   const byFormat: Record<string, string> = {
     "date-time": "2026-05-01T12:00:00.000Z",
@@ -315,8 +335,18 @@ function stringExample(s: Json): string | null {
     uuid: "2f1c6b1e-8f4a-4c57-9a0e-2b6e1d0f3c11",
   };
   if (s.format && byFormat[s.format]) return byFormat[s.format];
-  // A pattern names its own shape; an invented value could contradict it, so none is given.
-  if (s.pattern) return null;
+  if (s.pattern) {
+    // The first common shape the pattern accepts; none when no candidate fits.
+    let re: RegExp;
+    try {
+      re = new RegExp(s.pattern, "u");
+    } catch {
+      return null;
+    }
+    return patternCandidates.find((c) =>
+      re.test(c) && c.length >= (s.minLength ?? 0) && c.length <= (s.maxLength ?? Infinity)
+    ) ?? null;
+  }
   const base = "string";
   const min = s.minLength ?? 0;
   const text = base.length >= min ? base : base.padEnd(min, "x");
