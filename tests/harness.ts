@@ -57,18 +57,43 @@ export function assertNoLeakedSecrets() {
   if (leaks.length > 0) throw new Error(`a secret appeared in a log line: ${leaks[0]}`);
 }
 
-/** Environment overrides for the test configuration (extend per feature as needed). */
+/**
+ * The only process variables a test run reads: the ones dev/run_tests.ts sets to pick the tier
+ * (real PostgreSQL and Redis through the bridges). A developer's own shell settings (a
+ * POLYGON_RPC_URL, a provider key) never leak into the suite.
+ */
+export const TIER_VARIABLES = [
+  "DATABASE_URL",
+  "NEON_FETCH_ENDPOINT",
+  "UPSTASH_REDIS_REST_URL",
+  "UPSTASH_REDIS_REST_TOKEN",
+] as const;
+
+/** The test configuration's variables: the tier's, then fixed test values. */
 export function testEnvVars(): Record<string, string | undefined> {
-  const env = Deno.env.toObject();
+  const tier: Record<string, string | undefined> = {};
+  for (const name of TIER_VARIABLES) tier[name] = Deno.env.get(name);
   return {
-    ...env,
+    ...tier,
     ADMIN_TOKEN,
-    KMS_MASTER_KEY: env.KMS_MASTER_KEY ?? "test-master-key-" + "k".repeat(32),
+    KMS_MASTER_KEY: "test-master-key-" + "k".repeat(32),
     WEBHOOK_SIGNING_SECRET: "test-webhook-secret-" + "w".repeat(16),
     ALLOW_PRIVATE_OUTBOUND: "true",
-    LOG_LEVEL: env.LOG_LEVEL ?? "silent",
+    LOG_LEVEL: "silent",
     SCHEDULER_INTERVAL_MS: "0",
   };
+}
+
+/**
+ * The one way to vary services in a test: an app over the shared services with some parts or
+ * settings replaced (the database, KV and logs stay shared).
+ */
+export async function appWith(
+  overrides: Partial<Omit<Services, "config">> & { config?: Partial<Services["config"]> } = {},
+) {
+  const { services } = await testEnv();
+  const { config, ...parts } = overrides;
+  return createApp({ ...services, ...parts, config: { ...services.config, ...config } });
 }
 
 /** Returns the process-wide test environment, building it on first use. */

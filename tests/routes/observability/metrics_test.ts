@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN_TOKEN, call, callJson, testEnv } from "../../harness.ts";
+import { ADMIN_TOKEN, appWith, call, callJson, testEnv } from "../../harness.ts";
 import { itemFixture } from "../../lib/items/fixture.ts";
 import { koreanMobile, seedOtpTenant } from "../otp/fixture.ts";
 import { campaignBody, postCampaign, pushTenant } from "../push/fixture.ts";
@@ -45,10 +45,8 @@ Deno.test("GET /metrics: refused without a token or with a wrong one, in the adm
 });
 
 Deno.test("GET /metrics: METRICS_TOKEN scrapes too", async () => {
-  const { services } = await testEnv();
-  const { createApp } = await import("../../../routes/mod.ts");
   const token = `metrics-${crypto.randomUUID()}`;
-  const app = createApp({ ...services, config: { ...services.config, METRICS_TOKEN: token } });
+  const app = await appWith({ config: { METRICS_TOKEN: token } });
   const ok = await app.request("/metrics", { headers: { authorization: `Bearer ${token}` } });
   assert.equal(ok.status, 200);
   await ok.text();
@@ -156,10 +154,8 @@ Deno.test("scheduler runs are timed per job", async () => {
 });
 
 Deno.test("with an Analytics Engine binding every request writes one data point", async () => {
-  const { services } = await testEnv();
-  const { createApp } = await import("../../../routes/mod.ts");
   const points: { blobs?: string[]; doubles?: number[]; indexes?: string[] }[] = [];
-  const app = createApp({ ...services, analytics: { writeDataPoint: (p) => points.push(p) } });
+  const app = await appWith({ analytics: { writeDataPoint: (p) => points.push(p) } });
   await (await app.request("/healthz")).text();
   const headers = { "content-type": "application/json" };
   await (await app.request("/v2/auth-token", { method: "POST", body: "{", headers })).text();

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   admin,
   ADMIN_TOKEN,
+  appWith,
   call,
   callJson,
   capturedLogs,
@@ -9,7 +10,6 @@ import {
   seedTenant,
   testEnv,
 } from "../../harness.ts";
-import { createApp } from "../../../routes/mod.ts";
 import { observedFetch } from "../../../lib/outbound/mod.ts";
 import { chatBody, chatMessage } from "../moderation/fixtures.ts";
 
@@ -93,9 +93,7 @@ Deno.test("request log: chat failures in a 200 body are logged with their code",
 });
 
 Deno.test("request log: a 5xx is an error line with its cause; a slow request a warning", async () => {
-  const { services } = await testEnv();
-  const slowServices = { ...services, config: { ...services.config, LOG_SLOW_MS: 1 } };
-  const app = createApp(slowServices);
+  const app = await appWith({ config: { LOG_SLOW_MS: 1 } });
   app.get("/test-only/boom", () => {
     throw new Error("disk on fire");
   });
@@ -120,8 +118,7 @@ Deno.test("request log: a 5xx is an error line with its cause; a slow request a 
 });
 
 Deno.test("request log: LOG_REQUEST_SAMPLE=0 drops ordinary lines but keeps errors", async () => {
-  const { services } = await testEnv();
-  const app = createApp({ ...services, config: { ...services.config, LOG_REQUEST_SAMPLE: 0 } });
+  const app = await appWith({ config: { LOG_REQUEST_SAMPLE: 0 } });
   app.get("/test-only/boom2", () => {
     throw new Error("sampled out? no");
   });

@@ -1,16 +1,12 @@
 import assert from "node:assert/strict";
-import { testEnv } from "../../harness.ts";
-import { createApp } from "../../../routes/mod.ts";
+import { appWith, testEnv } from "../../harness.ts";
 import { DomainError } from "../../../lib/errors.ts";
 import { koreanMobile, seedOtpTenant } from "../otp/fixture.ts";
 
 Deno.test("OTP 429: Retry-After is the seconds until the exceeded limit resets", async () => {
-  const { services, clock } = await testEnv();
+  const { clock } = await testEnv();
   const t = await seedOtpTenant();
-  const app = createApp({
-    ...services,
-    config: { ...services.config, OTP_COOLDOWN_SECONDS: 0, OTP_RECEIVER_PER_DAY: 1 },
-  });
+  const app = await appWith({ config: { OTP_COOLDOWN_SECONDS: 0, OTP_RECEIVER_PER_DAY: 1 } });
   const to = koreanMobile();
   const send = () =>
     app.request("/otp/sms", {
@@ -29,8 +25,7 @@ Deno.test("OTP 429: Retry-After is the seconds until the exceeded limit resets",
 });
 
 Deno.test("every 429 and 503 carries Retry-After, whichever family renders it", async () => {
-  const { services } = await testEnv();
-  const app = createApp(services);
+  const app = await appWith();
   // Paths in each envelope family that no auth middleware guards (the header is set after every
   // family's renderer, so the family decides only the body).
   const prefixes = ["/v2", "/items", "/api/cpa", "/health"];
