@@ -12,6 +12,7 @@ import {
 } from "../../harness.ts";
 import { observedFetch } from "../../../lib/outbound/mod.ts";
 import { chatBody, chatMessage } from "../moderation/fixtures.ts";
+import { koreanMobile, seedOtpTenant } from "../otp/fixture.ts";
 
 // deno-lint-ignore no-explicit-any
 type Line = Record<string, any>;
@@ -171,9 +172,32 @@ Deno.test("no secret the tests created appears in any captured log line", async 
   await call("GET", "/items/v1/requests/x", { headers: { authorization: `Bearer ${apiKey}` } });
   await admin("GET", "/admin/v1/games/999999999");
   await call("GET", "/metrics", { headers: { authorization: `Bearer ${ADMIN_TOKEN}x` } });
+  // Decrypted payloads: a chat message's plaintext and an OTP code.
+  const keys = await admin("POST", `/admin/v1/games/${t.gameIndex}/chat-keys`, {});
+  const plaintext = `private words ${crypto.randomUUID()}`;
+  rememberSecret(plaintext, keys.body.secretKey);
+  const chat = await callJson("POST", "/chat/api/v1/send-chat-log", {
+    json: chatBody(keys.body.gameKey, keys.body.secretKey, [chatMessage({ chat_msg: plaintext })]),
+  });
+  assert.equal(chat.body.result.result_code, "200");
+  const otp = await seedOtpTenant();
+  const sent = await otp.sendSms(koreanMobile());
+  assert.equal(sent.status, 200);
   const lines = capturedLogs();
   assert.ok(lines.length > 0);
-  for (const secret of [ADMIN_TOKEN, t.clientSecret, t.accessToken, t.refreshToken, apiKey]) {
+  for (
+    const secret of [
+      ADMIN_TOKEN,
+      t.clientSecret,
+      t.accessToken,
+      t.refreshToken,
+      apiKey,
+      plaintext,
+      keys.body.secretKey,
+      otp.apiKey,
+      `"${sent.body.otp}"`,
+    ]
+  ) {
     assert.equal(lines.find((l) => l.includes(secret)), undefined);
   }
 });
