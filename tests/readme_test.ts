@@ -85,7 +85,7 @@ Deno.test("README: a wrong plaintext gets a result naming the field", async () =
     },
   });
   assert.equal(chat.body.result.result_code, "500");
-  assert.equal(chat.body.result.result_msg, "msg_array[0].msg.room_num: is required");
+  assert.equal(chat.body.result.result_msg, "msg_array[0].msg.room_num is required");
 
   const project = await admin("POST", "/admin/v1/tads/projects", {
     name: "readme wrong words",

@@ -8,7 +8,7 @@ import type { Services } from "../services.ts";
 import { findChatKey } from "./chat_keys.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
-import { isIsoTime, jsonPayloadOpener } from "./payload.ts";
+import { isIsoTime, openBatch } from "./payload.ts";
 
 /** Largest accepted `msg` (Base64 ciphertext): 2 KB. */
 export const MAX_CHAT_MSG_BYTES = 2048;
@@ -60,41 +60,15 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
   }
   const key = await findChatKey(services, batch.gameKey);
   if (!key) return { ok: false, reason: "unknown_game_key", message: "unregistered game key" };
-  const open = jsonPayloadOpener(key.secret);
-  const decoded: z.infer<typeof ChatMessage>[] = [];
-  for (const [i, m] of batch.messages.entries()) {
-    if (!isIsoTime(m.time_stamp)) {
-      return {
-        ok: false,
-        reason: "bad_message",
-        message: `msg_array[${i}].time_stamp must be an ISO 8601 time with offset`,
-      };
-    }
-    const json = open(m.msg);
-    if (json === undefined) {
-      // Garbage after decryption means the wrong key (or a corrupt message): code 502.
-      return {
-        ok: false,
-        reason: "bad_secret",
-        message: `msg_array[${i}].msg: incorrect secret key`,
-      };
-    }
-    const parsed = ChatMessage.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue.path.join(".");
-      return {
-        ok: false,
-        reason: "bad_message",
-        message: `msg_array[${i}].msg.${field}: ${
-          issue.code === "invalid_type" && /undefined/.test(issue.message)
-            ? "is required"
-            : issue.message
-        }`,
-      };
-    }
-    decoded.push(parsed.data);
+  const opened = openBatch(
+    batch.messages.map((m) => ({ time_stamp: m.time_stamp, payload: m.msg })),
+    { secret: key.secret, schema: ChatMessage, array: "msg_array", field: "msg" },
+  );
+  if (!opened.ok) {
+    const reason = opened.reason === "bad_secret" ? "bad_secret" : "bad_message";
+    return { ok: false, reason, message: opened.message };
   }
+  const decoded = opened.values;
 
   const project = key.projectKey ? await loadProject(services, key.projectKey) : null;
   const verdicts = await analyseTexts(services, {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Services } from "../services.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
-import { isIsoTime, jsonPayloadOpener } from "./payload.ts";
+import { openBatch } from "./payload.ts";
 
 /** Largest accepted text, in UTF-8 bytes of its `text` (5 KB). */
 export const MAX_TEXT_BYTES = 5 * 1024;
@@ -16,15 +16,6 @@ export const LONG_TEXT_CHARS = 5000;
 // A text_info that cannot hold a text under the limit once decrypted (Base64 of the limit plus
 // room for the other fields) is refused before decryption.
 const MAX_TEXT_INFO_CHARS = Math.ceil(((MAX_TEXT_BYTES + 2048) * 4) / 3);
-
-// "text is required" for a missing field, otherwise the field and what is wrong with it.
-function issueText(issue: z.core.$ZodIssue, input: unknown): string {
-  const field = issue.path.join(".");
-  let value = input;
-  for (const key of issue.path) value = (value as Record<PropertyKey, unknown>)?.[key];
-  if (value === undefined) return `${field} is required`;
-  return `${field}: ${issue.message}`;
-}
 
 const idLike = z.union([z.string(), z.number()]).transform(String);
 const TextObject = z.object({
@@ -87,32 +78,18 @@ export async function detectTexts(
   if (tooBig >= 0) {
     return { ok: false, reason: "too_large", message: `text_array[${tooBig}] is over 5 KB` };
   }
-  const open = jsonPayloadOpener(project.secret);
-  const texts: z.infer<typeof TextObject>[] = [];
-  for (const [i, t] of batch.texts.entries()) {
-    if (!isIsoTime(t.time_stamp)) {
-      return {
-        ok: false,
-        reason: "bad_request",
-        message: `text_array[${i}].time_stamp must be an ISO 8601 time with offset`,
-      };
-    }
-    const json = open(t.text_info);
-    if (json === undefined) {
-      return { ok: false, reason: "bad_secret", message: `text_array[${i}]: incorrect secret key` };
-    }
-    const parsed = TextObject.safeParse(json);
-    if (!parsed.success) {
-      return {
-        ok: false,
-        reason: "bad_request",
-        message: `text_array[${i}].text_info.${issueText(parsed.error.issues[0], json)}`,
-      };
-    }
-    if (encoder.encode(parsed.data.text).length > MAX_TEXT_BYTES) {
-      return { ok: false, reason: "too_large", message: `text_array[${i}] is over 5 KB` };
-    }
-    texts.push(parsed.data);
+  const opened = openBatch(
+    batch.texts.map((t) => ({ time_stamp: t.time_stamp, payload: t.text_info })),
+    { secret: project.secret, schema: TextObject, array: "text_array", field: "text_info" },
+  );
+  if (!opened.ok) {
+    const reason = opened.reason === "bad_secret" ? "bad_secret" : "bad_request";
+    return { ok: false, reason, message: opened.message };
+  }
+  const texts = opened.values;
+  const tooLong = texts.findIndex((t) => encoder.encode(t.text).length > MAX_TEXT_BYTES);
+  if (tooLong >= 0) {
+    return { ok: false, reason: "too_large", message: `text_array[${tooLong}] is over 5 KB` };
   }
 
   const isLong = texts.map((t) =>
