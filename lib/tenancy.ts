@@ -33,7 +33,7 @@ export async function requireGame(db: Sql, gameIndex: number): Promise<Game> {
 }
 
 /** Registers an app under a game and issues its client credentials (secret shown once). */
-export async function createApp(
+export async function registerGameApp(
   db: Sql,
   input: { gameIndex: number; appid: string },
 ): Promise<{ appid: string; gameIndex: number; clientId: string; clientSecret: string }> {

@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { createApp, createGame, requireGame } from "../../lib/tenancy.ts";
+import { createGame, registerGameApp, requireGame } from "../../lib/tenancy.ts";
 import { GameIndexParam } from "./params.ts";
 import { API_SCOPES, createApiKey, revokeApiKey } from "../../lib/auth/api_keys.ts";
 import { notFound } from "../../lib/errors.ts";
@@ -73,7 +73,7 @@ export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(postApp, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const created = await createApp(c.var.services.db, {
+    const created = await registerGameApp(c.var.services.db, {
       gameIndex,
       appid: c.req.valid("json").appid,
     });

@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonResponse } from "../env.ts";
 import { rotateWebhookSecret } from "../../lib/webhooks.ts";
-import { notFound } from "../../lib/errors.ts";
+import { requireGame } from "../../lib/tenancy.ts";
 import { GameIndexParam } from "./params.ts";
 
 const Rotated = z.object({
@@ -31,8 +31,7 @@ export function registerWebhookAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const s = c.var.services;
     const { gameIndex } = c.req.valid("param");
-    const game = await s.db.query("select 1 from games where game_index = $1", [gameIndex]);
-    if (game.length === 0) throw notFound(`game ${gameIndex} not found`, "GAME_NOT_FOUND");
+    await requireGame(s.db, gameIndex);
     const rotated = await rotateWebhookSecret(s, gameIndex);
     c.header("Cache-Control", "no-store");
     return c.json({ gameIndex, ...rotated }, 201) as JsonResponse;
