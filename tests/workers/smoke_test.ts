@@ -216,3 +216,16 @@ Deno.test({
     assert.match(text, /^gp_http_requests_total\{family="admin",route="\/healthz"/m);
   },
 });
+
+Deno.test({
+  name: "workers: /docs serves Swagger UI and its bundled assets",
+  ignore,
+  fn: async () => {
+    const page = await fetch(`${url}/docs`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /\/docs\/assets\/swagger-ui-bundle\.js/);
+    const js = await fetch(`${url}/docs/assets/swagger-ui-bundle.js`);
+    assert.equal(js.status, 200);
+    assert.match(await js.text(), /SwaggerUIBundle/);
+  },
+});
