@@ -158,9 +158,23 @@ export async function callJson<T = any>(
   path: string,
   options: CallOptions = {},
 ): Promise<{ status: number; body: T; headers: Headers }> {
+  rememberSecretFields(options.json);
   const res = await call(method, path, options);
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  const body = text ? JSON.parse(text) : null;
+  rememberSecretFields(body);
+  return { status: res.status, body, headers: res.headers };
+}
+
+const SECRET_FIELD = /secret|token|apikey|api_key|password|vendorword|privatekey|^otp$/i;
+
+/** Remembers every secret-named string field of a request or response body (any depth). */
+function rememberSecretFields(value: unknown, depth = 0) {
+  if (depth > 6 || !value || typeof value !== "object") return;
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v === "string" && SECRET_FIELD.test(k)) rememberSecret(v);
+    else rememberSecretFields(v, depth + 1);
+  }
 }
 
 /** Admin-authenticated JSON call. */
