@@ -48,7 +48,11 @@ export function capturedLogs(): readonly string[] {
 
 function captureLine(line: string) {
   capturedLines.push(line);
-  for (const secret of knownSecrets) if (line.includes(secret)) leaks.push(line.slice(0, 300));
+  for (const secret of knownSecrets) {
+    if (line.includes(secret)) {
+      leaks.push(`${secret.slice(0, 4)}… (${secret.length} chars) in ${line.slice(0, 300)}`);
+    }
+  }
   if (printLogs) console.log(line);
 }
 
@@ -158,7 +162,6 @@ export async function callJson<T = any>(
   path: string,
   options: CallOptions = {},
 ): Promise<{ status: number; body: T; headers: Headers }> {
-  rememberSecretFields(options.json);
   const res = await call(method, path, options);
   const text = await res.text();
   const body = text ? JSON.parse(text) : null;
@@ -166,9 +169,11 @@ export async function callJson<T = any>(
   return { status: res.status, body, headers: res.headers };
 }
 
-const SECRET_FIELD = /secret|token|apikey|api_key|password|vendorword|privatekey|^otp$/i;
+// Field names that hold secrets in this API (a name like tokenAddress holds none).
+const SECRET_FIELD =
+  /^(secret|secretKey|clientSecret|apiKey|accessToken|refreshToken|vendorWord|privateKey|password|authToken)$/i;
 
-/** Remembers every secret-named string field of a request or response body (any depth). */
+/** Remembers every secret-named string field of a body (any depth). */
 function rememberSecretFields(value: unknown, depth = 0) {
   if (depth > 6 || !value || typeof value !== "object") return;
   for (const [k, v] of Object.entries(value)) {
@@ -177,8 +182,12 @@ function rememberSecretFields(value: unknown, depth = 0) {
   }
 }
 
-/** Admin-authenticated JSON call. */
+/**
+ * Admin-authenticated JSON call. Secret-named fields an operator sends (a vendor word) are
+ * remembered too; other requests' fields are not, since probes send junk in them on purpose.
+ */
 export function admin(method: string, path: string, json?: unknown) {
+  rememberSecretFields(json);
   return callJson(method, path, { json, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
 }
 
