@@ -70,11 +70,15 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     const batch = path.startsWith("/chat/") || path.startsWith("/cads2/");
     return (batch ? batchLimit : generalLimit)(c, next);
   });
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
     const ctx = c as Context<AppEnv>;
     const failure = toFailure(ctx, err);
     if (failure.code === "BODY_TOO_LARGE") failure.status = 413;
-    return familyOf(c.req.path).renderError(ctx, failure);
+    const res = await familyOf(c.req.path).renderError(ctx, failure);
+    if (failure.retryAfterS !== undefined) {
+      res.headers.set("Retry-After", String(Math.max(1, Math.ceil(failure.retryAfterS))));
+    }
+    return res;
   });
   app.notFound((c) =>
     familyOf(c.req.path).renderError(c as Context<AppEnv>, {
