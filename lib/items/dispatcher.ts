@@ -6,6 +6,7 @@
 import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
+import { storableText } from "../db/storable_text.ts";
 import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
 
@@ -123,7 +124,7 @@ export async function recordOutcome(
       claim.leaseToken,
       status,
       outcome.code,
-      outcome.message.slice(0, 500),
+      storableText(outcome.message, 500),
       new Date(nextMs),
       new Date(nowMs),
       suspect,
