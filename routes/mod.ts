@@ -24,6 +24,7 @@ import { itemsRoutes } from "./items/mod.ts";
 import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
+import { guardBodyReads } from "./body_read.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
 export const families: Family[] = [
@@ -65,6 +66,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     maxSize: services.config.MAX_BATCH_BODY_BYTES,
     onError: tooLarge,
   });
+  app.use("*", guardBodyReads);
   app.use("*", (c, next) => {
     const path = c.req.path;
     const batch = path.startsWith("/chat/") || path.startsWith("/cads2/");
