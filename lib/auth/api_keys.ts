@@ -100,7 +100,7 @@ export async function verifyApiKey(
   const nowMs = Date.now();
   let row = cache.get(token, nowMs);
   if (!row) {
-    row = await loadKeyRow(db, key, token);
+    row = await loadKeyRow(db, token);
     cache.set(token, row, nowMs + API_KEY_CACHE_MS);
   }
   const kid = row.kid;
@@ -114,7 +114,7 @@ export async function verifyApiKey(
   return { keyId: row.keyId, gameIndex: row.gameIndex, scopes: row.scopes };
 }
 
-async function loadKeyRow(db: Sql, key: SigningKey, token: string): Promise<KeyRow> {
+async function loadKeyRow(db: Sql, token: string): Promise<KeyRow> {
   const ids = keyIdsOf(token);
   if (!ids) {
     throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
