@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { seedTenant, testEnv } from "../../harness.ts";
 import { seedChainTxs } from "../../seed_rows.ts";
 import { listTransactions } from "../../../lib/chain/tx_records.ts";
+import { PENDING_SCAN_SQL } from "../../../lib/chain/tracker.ts";
 import type { Row, Sql } from "../../../lib/db/port.ts";
 
 /** A Sql whose queries are EXPLAINed instead of run; the plans are collected. */
@@ -72,7 +73,18 @@ Deno.test({
   await listTransactions(db, { ...base, page: 1, playerId: "player-7" });
   await listTransactions(db, { ...base, page: 1, startDate: "2026-01-01", endDate: "2026-12-31" });
   await listTransactions(db, { ...base, page: 50 });
-  assert.equal(plans.length, 5);
+  // The chain tracker's scheduled scan of PENDING transactions (every tenth seeded row).
+  await services.db.query(
+    "update chain_txs set sent_at = created_at where appid = $1 and status = 'PENDING'",
+    [t.appid],
+  );
+  await services.db.query("analyze chain_txs");
+  const scan = await services.db.query<{ "QUERY PLAN": string }>(
+    `explain ${PENDING_SCAN_SQL}`,
+    [137],
+  );
+  plans.push(scan.map((r) => r["QUERY PLAN"]).join("\n"));
+  assert.equal(plans.length, 6);
   for (const plan of plans) {
     assert.doesNotMatch(plan, /Seq Scan/, plan);
     assert.match(plan, /Index (Only )?Scan/, plan);
