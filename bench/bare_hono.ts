@@ -6,4 +6,8 @@ import { Hono } from "hono";
 
 const app = new Hono();
 app.get("/healthz", (c) => c.json({ status: "ok" }));
-Deno.serve({ hostname: "127.0.0.1", port: Number(Deno.args[0]), onListen: () => {} }, app.fetch);
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: Number(Deno.args[0]),
+  onListen: () => console.log("ready"),
+}, app.fetch);

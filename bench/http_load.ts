@@ -9,8 +9,8 @@
  *
  * Needs `wrk` (Debian: apt-get install -y wrk).
  */
-import pg from "pg";
 import { cliFlag } from "../dev/cli_flag.ts";
+import { atFinish, finish, freePort, median, spawnDeno, useTier } from "./real_tier.ts";
 import { seedTenant, testEnv } from "../tests/harness.ts";
 import { registerItemRequest } from "../lib/items/register.ts";
 import { seedChainTxs } from "../tests/seed_rows.ts";
@@ -19,56 +19,6 @@ const tier = Deno.args[0] === "real" ? "real" : "embedded";
 const rounds = Number(cliFlag("rounds") ?? 3);
 const seconds = Number(cliFlag("seconds") ?? 10);
 const only = cliFlag("only")?.split(",");
-const PG_ADMIN_URL = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
-const children: Deno.ChildProcess[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-/** Spawns a Deno script and returns the first line it prints (bridges print their address). */
-async function spawnDeno(args: string[]): Promise<string> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...args],
-    stdout: "piped",
-    stderr: "inherit",
-    env: { RUST_BACKTRACE: "0" },
-  }).spawn();
-  children.push(child);
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  const { value } = await reader.read();
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  return value ?? "";
-}
-
-async function realServers() {
-  const name = `gp_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  const neon = JSON.parse(await spawnDeno(["dev/neon_bridge.ts"]));
-  const token = crypto.randomUUID();
-  const upstash = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
-  Deno.env.set("DATABASE_URL", url.toString());
-  Deno.env.set("NEON_FETCH_ENDPOINT", neon.fetchEndpoint);
-  Deno.env.set("UPSTASH_REDIS_REST_URL", upstash.url);
-  Deno.env.set("UPSTASH_REDIS_REST_TOKEN", token);
-}
-
 interface Target {
   name: string;
   url: string;
@@ -101,20 +51,14 @@ async function wrk(target: Target): Promise<Run> {
   return { rps, p50, p99, non2xx };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
 async function main() {
-  if (tier === "real") await realServers();
+  await useTier(tier);
   const { services, app } = await testEnv();
   const port = freePort();
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
-  cleanups.push(() => server.shutdown());
+  atFinish(() => server.shutdown());
   const barePort = freePort();
-  const bare = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "bench/bare_hono.ts", String(barePort)],
-    env: { RUST_BACKTRACE: "0" },
-  }).spawn();
-  children.push(bare);
+  await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
 
   const t = await seedTenant("http bench");
   const { apiKey } = await t.apiKey(["items", "otp"]);
@@ -189,11 +133,5 @@ async function main() {
 try {
   await main();
 } finally {
-  for (const child of children) {
-    try {
-      child.kill("SIGTERM");
-    } catch { /* already gone */ }
-  }
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
-  Deno.exit(0);
+  await finish();
 }

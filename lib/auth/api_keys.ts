@@ -64,6 +64,7 @@ interface KeyRow {
   revoked: boolean;
 }
 const keyRows = new WeakMap<object, LruCache<string, KeyRow>>();
+const keyLoads = new WeakMap<object, Map<string, Promise<KeyRow>>>();
 
 /** The key id (`jti`) and signing key id (`kid`) of an API key, read without verifying it. */
 function keyIdsOf(token: string): { keyId: string; kid: string } | null {
@@ -100,7 +101,16 @@ export async function verifyApiKey(
   const nowMs = Date.now();
   let row = cache.get(token, nowMs);
   if (!row) {
-    row = await loadKeyRow(db, token);
+    // Concurrent first uses of a key share one lookup.
+    let loading = keyLoads.get(db);
+    if (!loading) keyLoads.set(db, loading = new Map());
+    let pending = loading.get(token);
+    if (!pending) {
+      const inFlight = loading;
+      pending = loadKeyRow(db, token).finally(() => inFlight.delete(token));
+      loading.set(token, pending);
+    }
+    row = await pending;
     cache.set(token, row, nowMs + API_KEY_CACHE_MS);
   }
   const kid = row.kid;

@@ -33,7 +33,7 @@ const route = createRoute({
       transactions: z.array(z.record(z.string(), z.unknown())),
       meta: pageMetaSchema.extend({
         totalCapped: z.boolean().openapi({
-          description: "true when more records match than totalItems counts (10,000)",
+          description: "true when more records match than totalItems counts (1,000)",
         }),
         nextCursor: z.string().nullable().openapi({
           description: "pass as cursor for the next page; null on the last page",
