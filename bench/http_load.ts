@@ -132,6 +132,8 @@ async function main() {
 
 try {
   await main();
+} catch (err) {
+  console.error(err);
 } finally {
   await finish();
 }

@@ -1,8 +1,15 @@
 /** Text-detection projects: key, secret, forbidden and allowed word lists, masking settings. */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
-import type { Detector } from "../abuse/detector.ts";
-import { cachedDetector, moderationState, openSecret, randomAlnum, sealSecret } from "./state.ts";
+import { compileDetector, type Detector } from "../abuse/detector.ts";
+import {
+  cachedDetector,
+  installDetector,
+  moderationState,
+  openSecret,
+  randomAlnum,
+  sealSecret,
+} from "./state.ts";
 
 /** Limits on word lists (admin input). */
 export const MAX_WORDS = 50_000;
@@ -55,7 +62,10 @@ export async function createProject(
   return { projectKey, secretKey };
 }
 
-/** Replaces a project's word lists; the next request compiles and uses the new lists. */
+/**
+ * Replaces a project's word lists and compiles their detector here, so requests of this
+ * instance use the new lists at once; other instances switch once they have compiled it.
+ */
 export async function updateProjectWords(
   services: Services,
   projectKey: string,
@@ -63,16 +73,30 @@ export async function updateProjectWords(
 ): Promise<{ projectKey: string; version: number; forbiddenWords: number; allowWords: number }> {
   const forbidden = cleanWords(lists.forbiddenWords);
   const allow = cleanWords(lists.allowWords ?? []);
-  const rows = await services.db.query<{ version: number; allow_count: number }>(
+  const rows = await services.db.query<
+    { version: number; allow_count: number; allow_words: string[]; mask_char: string }
+  >(
     `update tads_projects set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
        version = version + 1, updated_at = now()
-     where project_key = $1 returning version, jsonb_array_length(allow_words) as allow_count`,
+     where project_key = $1
+     returning version, jsonb_array_length(allow_words) as allow_count, allow_words, mask_char`,
     [projectKey, forbidden, allow, lists.allowWords !== undefined],
   );
   if (rows.length === 0) {
     throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
   }
+  // The list change pays for the compile, so detection requests of this instance never do.
+  installDetector(
+    services,
+    projectKey,
+    rows[0].version,
+    compileDetector({
+      forbiddenWords: forbidden,
+      allowWords: rows[0].allow_words,
+      maskChar: rows[0].mask_char,
+    }),
+  );
   return {
     projectKey,
     version: rows[0].version,
