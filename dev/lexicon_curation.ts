@@ -1,0 +1,225 @@
+/**
+ * Curation of the built-in lexicons (input of dev/build_lexicon.ts). Per language:
+ * - remove: source entries that are ordinary words (here or in another supported language);
+ * - context: entries kept as context-only (they count only beside a definite match);
+ * - marks: entries whose matching rule differs from the default (`*` = may continue inside a
+ *   word on that side, `|` = word boundary), written as the entry should read;
+ * - add: entries written here (languages without an openly licensed list on npm, common
+ *   variants the sources lack);
+ * - allow: known innocent words that contain an entry (the Scunthorpe family).
+ * Default rules (lib/abuse/detector.ts parseEntry): Latin/Greek/Cyrillic entries match whole
+ * words; Chinese, Japanese, Thai and Hangul inside words; one-character CJK/Thai/Hangul entries
+ * are made context-only by the build.
+ */
+export interface Curation {
+  remove?: string[];
+  context?: string[];
+  marks?: string[];
+  add?: string[];
+  allow?: string[];
+}
+
+/** Curation per supported language. */
+export const CURATION: Record<string, Curation> = {
+  en: {
+    remove: [
+      "domination", "dominatrix", "escort", "erotic", "erotism", "intercourse", "sexual",
+      "sexually", "sexuality", "hard core", "hardcore", "big black", "big breasts", "tied up",
+      "taste my", "tongue in a", "girl on", "girl on top", "how to kill", "how to murder",
+      "strip club", "panties", "panty", "playboy", "swinger", "bondage", "voyeur", "undressing",
+      "lovemaking", "topless", "twinkie", "jelly donut", "hot chick", "huge fat", "tight white",
+      "wrapping men", "sultry women", "spread legs", "tainted love", "rosy palm",
+      "pleasure chest", "violet wand", "eunuch", "santorum", "cialis", "viagra", "xx",
+      "barely legal", "barenaked", "babeland", "blonde action", "brunette action", "nudity",
+      "bastinado", "figging", "shibari", "kinbaku", "nawashi", "girls gone wild", "mound of venus",
+      "venus mound", "auto erotic", "autoerotic", "homoerotic", "menage a trois", "nsfw images",
+      "leather restraint", "leather straight jacket", "missionary position", "dolcett", "dommes",
+      "femdom", "strappado", "ponyplay", "urethra play", "lolita", "kinky", "sexo", "nutten",
+    ],
+    context: [
+      "nude", "sex", "sexy", "suck", "sucks", "snatch", "grope", "scat", "poof", "mong", "skeet",
+      "spunk", "smut", "butt", "negro", "horny", "busty", "genitals", "rectum", "vagina", "penis",
+      "vulva", "nipple", "nipples", "clitoris", "semen", "orgasm", "ejaculation", "masturbation",
+      "masturbate", "masturbating", "swastika", "xxx", "nsfw", "coon", "coons", "beaver cleaver",
+      "beaver lips", "muff diver", "twink", "pikey", "honkey", "booty call", "sadism", "sodomy",
+      "boner", "incest", "fecal", "hooker", "humping", "throating", "tosser", "domination",
+      "camgirl", "porn", "porno", "pornography", "bbw", "milf", "yaoi", "ecchi", "hentai", "shota",
+      "guro", "schlong", "juggs", "anal", "anus", "pegging", "rimming", "fingering", "fisting",
+      "tushy", "poon", "quim", "pubes", "swinger", "grope",
+    ],
+    marks: [
+      "*fuck*", "*shit*", "*cunt*", "*asshole*", "*motherfucker*", "bitch*", "*bullshit*",
+      "nigg*", "fagg*", "whore*", "slut*", "wank*", "jizz*", "bastard*", "*clusterfuck*",
+      "*fucktards*", "dildo*", "blowjob*", "*gangbang*", "*cumshot*", "twat*", "pussy*",
+      "*dickhead*", "*bollocks*",
+    ],
+    add: ["dickhead", "fucker", "fuckface", "motherfucking", "wtf", "stfu", "cocksucker", "dumbass"],
+    allow: [
+      "scunthorpe", "shiitake", "shittim", "matsushita", "cocktail", "peacock", "hancock",
+      "dickens", "niggle", "niggled", "niggles", "niggling", "niggard", "niggardly",
+      "pussycat", "pussyfoot", "pussywillow", "bitchin", "wankel", "whoreson", "bastardise",
+      "hitchcock", "scrapbook", "dickcissel", "shuttlecock", "woodcock", "cockpit", "cockroach",
+      "cockatoo", "cockerel", "cockney", "cockle", "cockeyed", "cocky",
+    ],
+  },
+  ko: {
+    remove: ["망가", "유모", "야사", "노무", "삐걱", "뚝배기", "쉰내", "김여사", "눈나", "이기야",
+      "펨코", "펨베", "엑윽", "헤으응", "퍄퍄", "부왘", "배빵", "쉬이이", "쉬이이이", "닥1", "닥2",
+      "그나물에", "꼴랑"],
+    context: ["노모", "에로", "변태", "호로", "근친", "거유", "고자", "애자", "자위", "섹스", "보지",
+      "자지", "포르노", "하드코어", "로리타", "스와핑", "직촬", "대가리", "대갈", "느그", "찌질",
+      "더럽네", "망해라", "듣보", "덬", "소추", "꼬라지", "꼴보기", "로린", "씹", "미친", "강간",
+      "창녀", "몰카", "야동", "은꼴", "꼬추"],
+    add: ["시발", "씨발", "ㅅㅂ", "ㅆㅂ", "ㅂㅅ", "개새", "좆같", "존나", "졸라", "지랄", "닥쳐",
+      "꺼져", "미친놈", "미친년", "병신아", "엠창", "느금마", "니애미", "애미", "애비"],
+    allow: ["시발점", "시발역", "시발택시", "시발자동차", "자위대", "미친듯이", "씹다", "지랄탄",
+      "보지마", "자지마", "애비뉴"],
+  },
+  ja: {
+    remove: ["ファンタジー", "嫌い", "いたずら", "ラバー", "なめ", "グロ", "フック", "エスコート",
+      "コカイン", "ラティーナ", "ランジェリー", "拷問", "殺し方", "しばり", "おしり", "お尻",
+      "オシリ", "ぽっちゃり", "xx", "sm", "s ＆ m", "スリット", "スウィンガー", "カーマスートラ",
+      "ボーイズラブ", "やおい", "エクスタシー", "フィスト", "パンティー", "トップレス", "セクシーな",
+      "合意の性交", "アジアのかわいい女の子", "スカートの中", "革抑制"],
+    context: ["デブ", "ホモ", "レズビアン", "ゲイボーイ", "オカマ", "おしっこ", "おもらし",
+      "セックス", "ポルノ", "ヌード", "エッチ", "ハードコア", "ロリータ", "プレイボーイ"],
+    add: ["ばか", "バカ", "馬鹿", "あほ", "アホ", "くそ", "クソ", "死ね", "しね", "きもい", "うざい",
+      "ちくしょう", "畜生", "くたばれ", "ころす", "殺す"],
+    allow: [],
+  },
+  zh: {
+    remove: ["九游", "刚度", "私服", "成人", "激情", "祖宗", "月经", "处女", "13.", "13点", "老二",
+      "老味", "老母", "交配", "包皮", "精子", "放荡", "撒尿", "乳房", "乳头", "外阴", "口肯", "玉杵",
+      "湿透的内裤", "双峰微颤", "乳波臀浪", "小肉粒", "密洞", "姣西", "淫西"],
+    context: ["屁股", "笨蛋", "白痴", "白癡", "十三点", "后庭", "情色", "性交", "性器", "性爱",
+      "做爱", "卵子", "奶子", "口交", "强奸", "妓女", "妓院", "嫖客", "嫖娼", "卖淫", "射精",
+      "巨乳", "三级片"],
+    add: ["傻逼", "煞笔", "草泥马", "操", "他妈的", "去死", "滚蛋", "贱人", "婊子", "狗娘养的", "尼玛",
+      "卧槽", "我靠", "屌丝", "脑残", "sb"],
+    allow: ["操作", "操场", "体操", "操心", "操纵", "节操", "情操", "性别", "性格", "男性", "女性",
+      "个性", "性能", "性质", "可能性", "奶茶", "牛奶", "奶奶", "乳业", "成人礼", "干你的活"],
+  },
+  "zh-tw": {
+    add: ["幹你娘", "幹", "靠北", "靠杯", "機掰", "雞掰", "北七", "白癡", "智障", "三小", "賤人",
+      "他媽的", "操你媽", "去死"],
+    context: ["北七", "白癡", "智障", "三小"],
+    allow: ["幹部", "幹嘛", "能幹", "骨幹", "樹幹", "幹線", "幹活", "操作", "體操", "操場", "節操",
+      "性別", "性格", "男性", "女性", "牛奶", "奶奶"],
+  },
+  es: {
+    remove: ["asesinato", "drogas", "fiesta de salchichas", "haciendo el amor", "heroína",
+      "infierno", "martillo", "orina", "pis", "racista", "sexo oral", "tetas grandes", "tía buena",
+      "travesti", "trio", "maciza", "coprofagía", "chupetón", "bastardo"],
+    context: ["asno", "caca", "concha", "idiota", "imbécil", "maldito", "nazi", "pedo", "pervertido",
+      "pezón", "semen", "sexo", "vulva", "esperma", "chupada", "macizorra", "prostituta", "pinche",
+      "culo", "mamada", "verga"],
+    marks: ["*gilipollas*", "*hijo de puta*", "*hija de puta*", "puta*", "*mierda*", "cabr*n",
+      "*chupapollas*", "*soplapollas*", "marica*", "pendej*", "follar*", "jilipollas*"],
+    add: ["joder", "jodete", "cabrones", "putas", "coño", "malparido", "hijueputa", "pendejos",
+      "estúpido", "carajo", "perra", "zorra", "mamón"],
+    allow: ["computadora", "computar", "reputación", "disputa", "diputado", "imputado",
+      "amputar", "mariconera"],
+  },
+  ru: {
+    remove: ["бугор", "голый", "какая разница", "другой дразнится", "byk", "gol", "uboy",
+      "каждый дрочит как он хочет", "как два пальца обоссать", "играть на кожаной флейте"],
+    context: ["petuh", "дерьмо", "говно", "жопа", "перднуть", "пердеть", "курит"],
+    marks: ["*хуй*", "*хуе*", "*хуё*", "*пизд*", "*ебан*", "*ебат*", "бля*", "*блять*", "*сука*",
+      "*уеб*", "мудак*", "*залуп*", "гандон*", "*пидор*", "*пидар*"],
+    add: ["сука", "суки", "хуй", "хуйня", "пизда", "пиздец", "блять", "бля", "ебать", "ебаный",
+      "нахуй", "мудак", "уебок", "пидор", "пидорас", "долбоеб", "шлюха", "сучка", "ублюдок"],
+    allow: ["скипидар", "тебе", "себе", "страхуй", "застрахуй", "подстрахуй", "небеса",
+      "хлебать", "колебать", "употреблять", "употребление", "оскорблять", "сукно", "сукин",
+      "бляха", "рубля", "корабля", "кобляк"],
+  },
+  de: {
+    remove: ["bonze", "mufti", "rosette", "kimme", "ische", "pimpern", "schnackeln", "popel"],
+    context: ["nackt", "penis", "porno", "orgasmus", "möpse", "lümmel", "bimbo", "fratze",
+      "pinkeln", "nippel", "reudig", "schabracke", "poppen", "bratze", "dödel", "kacke", "kacken",
+      "pissen", "pisser", "titten", "tittchen", "muschi", "vögeln", "bumsen", "flittchen", "neger"],
+    marks: ["*scheiße*", "*scheisse*", "fick*", "arsch*", "*arschloch*", "hure*", "*hurensohn*",
+      "wichs*", "fotze*", "schlampe*", "*schwanzlutscher*", "*schwuchtel*", "nutte*"],
+    add: ["scheiße", "scheiss", "fick dich", "verpiss dich", "missgeburt", "spast", "spasti",
+      "wixer", "drecksau", "mistkerl"],
+    allow: ["arschwarm"],
+  },
+  fr: {
+    remove: ["bitte", "ramoner", "tanche", "malpt", "bigornette", "bloblos", "brouter le cresson",
+      "palucher", "grogniasse", "pousse-crotte", "zigounette", "teuch", "étron"],
+    context: ["baiser", "bander", "bordel", "bourré", "bourrée", "con", "folle", "gerbe", "gerber",
+      "gueule", "jouir", "meuf", "péter", "pipi", "trique", "pédale", "suce", "caca", "déconne",
+      "déconner", "chier", "clito", "clitoris", "cul", "zizi", "grande folle", "turlute",
+      "tringler", "troncher", "gouine", "tapette", "chatte", "nègre", "negro", "couilles"],
+    marks: ["*merde*", "putain*", "pute*", "salope*", "connard*", "connasse*", "encul*",
+      "enfoir*", "branleu*", "pouffiasse*", "*fils de pute*", "*nique ta mère*"],
+    add: ["ta gueule", "ferme ta gueule", "fdp", "ntm", "batard", "bâtard", "conasse"],
+    allow: ["computer", "députe", "dispute", "réputé", "imputer", "amputé", "disputer"],
+  },
+  pt: {
+    remove: ["aborto", "amador", "aranha", "ariano", "bissexual", "camisinha", "cerveja",
+      "cocaína", "comer", "consolo", "dum raio", "frango assado", "heroína", "heterosexual",
+      "homem gay", "homoerótico", "homosexual", "inferno", "lolita", "mama", "torneira", "fecal",
+      "grelho", "passar um cheque", "boob", "braulio de borracha", "balalao", "bastardo"],
+    context: ["burro", "chupar", "corno", "gozar", "lésbica", "pau", "pinto", "saco", "transar",
+      "veado", "vibrador", "bumbum", "coito", "pênis", "biscate", "bicha", "cona", "cu",
+      "cacete", "bosta", "ânus", "clitoris", "sacanagem", "peidar", "cagar", "queca"],
+    marks: ["*caralho*", "porra*", "*merda*", "puta*", "fod*", "*filho da puta*", "vadia*",
+      "*puta que pariu*", "*vai tomar no cu*", "boceta*", "xoxota*", "paneleiro*"],
+    add: ["foda-se", "fdp", "vsf", "vtnc", "arrombado", "desgraçado", "otário", "viado", "buceta",
+      "cuzão"],
+    allow: ["computador", "disputa", "reputação", "deputado", "imputar", "amputar", "fodder", "fodor"],
+  },
+  it: {
+    remove: ["battere", "biga", "brinca", "cadavere", "casci", "fava", "goldone", "monta",
+      "montare", "nave scuola", "pesce", "pompa", "quaglia", "regina", "rizzarsi", "spagnola",
+      "tirare", "cozza", "bagnarsi", "ciospo", "soccia", "pistolotto", "bofilo", "lofare", "loffa",
+      "loffare", "tarzanello", "zio cantante", "vangare", "padulo", "caciocappella", "arrusa",
+      "arruso", "budiùlo", "bucaiolo", "pincare", "picio", "belino", "busone", "ingoio",
+      "assatanato", "allupato", "arrapato", "ammucchiata", "brinca"],
+    context: ["balle", "femminuccia", "guardone", "lecchino", "mona", "patacca", "porca", "porco",
+      "sbattere", "sega", "topa", "vacca", "pippa", "palle", "mannaggia", "cesso", "chiappa",
+      "imbecille", "ruffiano", "succhione", "zinne", "tette", "checca", "cagna", "sbattersi",
+      "anale", "cagare", "cacca", "scopare", "scopata", "pisello", "culo", "fottere", "finocchio",
+      "pirla", "piscio", "pisciare", "pipì"],
+    marks: ["*cazz*", "*vaffanculo*", "stronz*", "*coglion*", "puttan*", "troia*", "*minchi*",
+      "frocio*", "*porca puttana*", "*porca madonna*", "mignott*", "zoccol*", "*figlio di puttana*",
+      "*testa di cazzo*"],
+    add: ["fanculo", "vaffa", "merda", "bastardo", "stronzo di merda"],
+    allow: ["cazzuola", "coglionella"],
+  },
+  th: {
+    remove: ["กะปิ", "ล้างตู้เย็น", "หลั่ง"],
+    context: ["กู", "มึง", "ขี้", "ห่า", "สัด", "ตูด", "จู๋", "อมนกเขา", "หี", "หํา", "เจ๊ก"],
+    add: ["ไอ้สัส", "อีสัส", "สัส", "ไอ้เหี้ย", "อีดอก", "ไอ้บ้า", "ควาย", "เย็ดแม่", "พ่อมึงตาย",
+      "แม่มึงตาย", "ชิบหาย", "อีตัว"],
+    allow: ["ขี้เกียจ", "ขี้อาย", "ขี้เหร่", "ขี้หึง", "ขี้เล่น", "ขี้ลืม", "ขี้หนาว", "ขี้โมโห",
+      "ขี้ผึ้ง", "สัดส่วน", "ห่าน"],
+  },
+  id: {
+    add: ["bangsat", "bajingan", "kontol", "memek", "ngentot", "ngewe", "jancok", "jancuk",
+      "brengsek", "pepek", "lonte", "keparat", "kampret", "~anjing", "~anjir", "~goblok",
+      "~tolol", "~babi", "~pelacur", "~asu", "~tai", "~bego", "~bodoh", "anak haram",
+      "~setan", "~sialan", "pantek", "titit", "~coli", "perek", "jablay"],
+    allow: [],
+  },
+  ms: {
+    add: ["pukimak", "puki", "bangang", "butoh", "lancau", "sundal", "haram jadah", "pundek",
+      "bahlol", "~babi", "~sial", "~bodoh", "~celaka", "~pantat", "~jubur", "~kote", "~pelacur",
+      "~bangsat", "~bodo", "~celake", "kepala butoh", "~setan", "~anjing", "~haram"],
+    allow: [],
+  },
+  vi: {
+    add: ["địt mẹ", "địt con mẹ", "đụ má", "đụ mẹ", "đéo", "~lồn", "~cặc", "~buồi", "~đĩ", "đm",
+      "đmm", "vcl", "vkl", "clm", "cmm", "đồ chó", "con đĩ", "óc chó", "chó đẻ", "~ngu",
+      "~cứt", "mẹ mày", "thằng chó", "con chó", "đồ ngu", "vãi lồn", "vãi cả lồn", "dcm", "dkm"],
+    allow: [],
+  },
+  tr: {
+    context: ["am", "çingene", "göt", "göte", "götü", "götün", "sik", "yarak", "taşak"],
+    marks: ["*orospu*", "siktir*", "*amcık*", "*götveren*", "sikmek*", "*kaltak*",
+      "*yarağ*"],
+    add: ["amk", "aq", "orospu çocuğu", "piç", "yavşak", "gerizekalı", "siktir git", "ananı",
+      "ananı sikeyim", "amına koyayım", "amına koyim", "pezevenk", "ibne", "kahpe"],
+    allow: ["sikke", "sıkıntı", "amca", "göteborg"],
+  },
+};
