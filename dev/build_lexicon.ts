@@ -52,11 +52,14 @@ function sourceList(lang: string): string[] {
   }
   if (["id", "ms", "vi"].includes(lang)) return [];
   const list: string[] = require(`naughty-words/${lang}.json`);
-  if (lang === "ko") return [...list, ...require("badwords-ko/src/badwords.ko.config.json").badWords];
+  if (lang === "ko") {
+    return [...list, ...require("badwords-ko/src/badwords.ko.config.json").badWords];
+  }
   return list;
 }
 
-const RE_NOSPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Hangul}]/u;
+const RE_NOSPACE =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Hangul}]/u;
 
 function curate(lang: string): { forbidden: string[]; allow: string[] } {
   const c = CURATION[lang] ?? {};

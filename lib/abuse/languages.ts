@@ -50,9 +50,8 @@ export function resolveLanguage(code: string | number | null | undefined): Langu
   if ((LANGUAGES as readonly string[]).includes(text)) return text as Language;
   const primary = text.split("-")[0];
   if (primary === "zh") return "zh";
-  return ALIASES[primary] ?? ((LANGUAGES as readonly string[]).includes(primary)
-    ? primary as Language
-    : null);
+  return ALIASES[primary] ??
+    ((LANGUAGES as readonly string[]).includes(primary) ? primary as Language : null);
 }
 
 /** The bit of one supported language. */

@@ -25,12 +25,12 @@
  */
 import {
   expand,
-  K_EMOJI,
-  K_MARK,
   fillTable,
   K_DIGIT,
+  K_EMOJI,
   K_LATIN,
   K_LEET,
+  K_MARK,
   K_OTHER,
   K_PUNCT,
   K_SKIP,
@@ -168,7 +168,7 @@ export function normalizeText(text: string): Normalized {
       } else if (kind === T_IGNORE) {
         // Variation selectors and skin tones belong to the character before them: a mask of
         // that character covers them too.
-        if (m > 0 && itEnd[m - 1] === i && ((cp >= 0xfe00 && cp <= 0xfe0f))) itEnd[m - 1] = i + w;
+        if (m > 0 && itEnd[m - 1] === i && (cp >= 0xfe00 && cp <= 0xfe0f)) itEnd[m - 1] = i + w;
       } else {
         if (kind === K_DIGIT || kind === K_LEET) leet = true;
         itKind[m] = kind === K_MARK ? K_OTHER : kind;

@@ -1,4 +1,7 @@
-/** Text-detection projects: key, secret, forbidden and allowed word lists, masking settings. */
+/**
+ * Text-detection projects: key, secret, the built-in lexicon switch, the studio's forbidden and
+ * allowed words, masking settings.
+ */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import type { Detector } from "../abuse/detector.ts";
@@ -12,8 +15,10 @@ export const MAX_WORD_LENGTH = 100;
 /** Settings for a new project. */
 export interface ProjectInput {
   name: string;
-  forbiddenWords: string[];
+  forbiddenWords?: string[];
   allowWords?: string[];
+  /** Apply the built-in lexicons of the supported languages (default true). */
+  builtinLexicon?: boolean;
   masking: { enabled: boolean; char?: string };
 }
 
@@ -40,35 +45,52 @@ export async function createProject(
   const secretKey = randomAlnum(32);
   await services.db.query(
     `insert into tads_projects
-       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)`,
+       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char,
+        builtin_lexicon)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)`,
     [
       projectKey,
       input.name,
       await sealSecret(services, projectKey, secretKey),
-      cleanWords(input.forbiddenWords),
+      cleanWords(input.forbiddenWords ?? []),
       cleanWords(input.allowWords ?? []),
       input.masking.enabled,
       input.masking.char ?? "*",
+      input.builtinLexicon ?? true,
     ],
   );
   return { projectKey, secretKey };
 }
 
-/** Replaces a project's word lists; the next request compiles and uses the new lists. */
+/**
+ * Replaces a project's word lists (allowWords and the built-in switch kept when omitted); the
+ * next request compiles and uses the new lists.
+ */
 export async function updateProjectWords(
   services: Services,
   projectKey: string,
-  lists: { forbiddenWords: string[]; allowWords?: string[] },
-): Promise<{ projectKey: string; version: number; forbiddenWords: number; allowWords: number }> {
+  lists: { forbiddenWords: string[]; allowWords?: string[]; builtinLexicon?: boolean },
+): Promise<
+  {
+    projectKey: string;
+    version: number;
+    forbiddenWords: number;
+    allowWords: number;
+    builtinLexicon: boolean;
+  }
+> {
   const forbidden = cleanWords(lists.forbiddenWords);
   const allow = cleanWords(lists.allowWords ?? []);
-  const rows = await services.db.query<{ version: number; allow_count: number }>(
+  const rows = await services.db.query<
+    { version: number; allow_count: number; builtin_lexicon: boolean }
+  >(
     `update tads_projects set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
+       builtin_lexicon = coalesce($5::boolean, builtin_lexicon),
        version = version + 1, updated_at = now()
-     where project_key = $1 returning version, jsonb_array_length(allow_words) as allow_count`,
-    [projectKey, forbidden, allow, lists.allowWords !== undefined],
+     where project_key = $1
+     returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon`,
+    [projectKey, forbidden, allow, lists.allowWords !== undefined, lists.builtinLexicon ?? null],
   );
   if (rows.length === 0) {
     throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
@@ -78,6 +100,7 @@ export async function updateProjectWords(
     version: rows[0].version,
     forbiddenWords: forbidden.length,
     allowWords: rows[0].allow_count,
+    builtinLexicon: rows[0].builtin_lexicon,
   };
 }
 
@@ -112,14 +135,17 @@ export async function loadProject(
   );
   if (!row) return null;
   const secret = await openSecret(services, row.project_key, row.secret_sealed);
-  let lists = { forbiddenWords: [] as string[], allowWords: [] as string[] };
+  let lists = { forbiddenWords: [] as string[], allowWords: [] as string[], builtin: false };
   const cache = moderationState(services).detectors.get(projectKey);
   if (!cache || cache.version !== row.version) {
-    const [words] = await services.db.query<{ f: string[]; a: string[]; version: number }>(
-      "select forbidden_words as f, allow_words as a, version from tads_projects where project_key = $1",
+    const [words] = await services.db.query<
+      { f: string[]; a: string[]; b: boolean; version: number }
+    >(
+      `select forbidden_words as f, allow_words as a, builtin_lexicon as b, version
+       from tads_projects where project_key = $1`,
       [projectKey],
     );
-    lists = { forbiddenWords: words.f, allowWords: words.a };
+    lists = { forbiddenWords: words.f, allowWords: words.a, builtin: words.b };
     row.version = words.version;
   }
   const detector = cachedDetector(services, projectKey, row.version, () => ({

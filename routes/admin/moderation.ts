@@ -41,8 +41,9 @@ const postProject = createRoute({
   request: {
     body: jsonBody(z.object({
       name: z.string().trim().min(1).max(200),
-      forbiddenWords: Words,
+      forbiddenWords: Words.optional(),
       allowWords: Words.optional(),
+      builtinLexicon: z.boolean().optional(),
       masking: z.object({
         enabled: z.boolean(),
         char: z.string().refine((s) => [...s].length === 1, "must be one character").optional(),
@@ -61,10 +62,17 @@ const putWords = createRoute({
   method: "put",
   path: "/admin/v1/tads/projects/{projectKey}/words",
   tags: ["admin"],
-  summary: "Replace a project's word lists (allowWords kept when omitted); effective at once",
+  summary:
+    "Replace a project's word lists (allowWords and builtinLexicon kept when omitted); effective at once",
   request: {
     params: z.object({ projectKey: ProjectKey }),
-    body: jsonBody(z.object({ forbiddenWords: Words, allowWords: Words.optional() })),
+    body: jsonBody(
+      z.object({
+        forbiddenWords: Words,
+        allowWords: Words.optional(),
+        builtinLexicon: z.boolean().optional(),
+      }),
+    ),
   },
   responses: {
     200: jsonResponse(
@@ -73,6 +81,7 @@ const putWords = createRoute({
         version: z.number(),
         forbiddenWords: z.number(),
         allowWords: z.number(),
+        builtinLexicon: z.boolean(),
       }),
       "updated",
     ),

@@ -157,7 +157,11 @@ Deno.test("context-only entries count only beside a definite match", () => {
 });
 
 Deno.test("the studio's allow words override the built-in lexicon", () => {
-  const d = compileDetector({ forbiddenWords: ["noob"], allowWords: ["fuchsia shit"], builtin: true });
+  const d = compileDetector({
+    forbiddenWords: ["noob"],
+    allowWords: ["fuchsia shit"],
+    builtin: true,
+  });
   assert.equal(d.detect("noob").masked, "****");
   assert.equal(d.detect("fuchsia shit").forbidden, false);
   assert.equal(d.detect("shit").forbidden, true);
