@@ -11,9 +11,39 @@
 import { createRequire } from "node:module";
 import { CURATION } from "./lexicon_curation.ts";
 import { LANGUAGES } from "../lib/abuse/languages.ts";
+import { normalizedString } from "../lib/abuse/normalize.ts";
 
 const require = createRequire(import.meta.url);
 const root = new URL("../", import.meta.url);
+
+// TR39 maps some lower-case look-alikes to small capitals (т -> ᴛ, к -> ĸ, в -> ʙ): those read as
+// the letter they are a small form of.
+const SMALL_CAPITALS: Record<string, string> = {
+  "ᴀ": "a",
+  "ʙ": "b",
+  "ᴄ": "c",
+  "ᴅ": "d",
+  "ᴇ": "e",
+  "ɢ": "g",
+  "ʜ": "h",
+  "ɪ": "i",
+  "ᴊ": "j",
+  "ᴋ": "k",
+  "ĸ": "k",
+  "ʟ": "l",
+  "ᴍ": "m",
+  "ɴ": "n",
+  "ᴏ": "o",
+  "ᴘ": "p",
+  "ʀ": "r",
+  "ꜱ": "s",
+  "ᴛ": "t",
+  "ᴜ": "u",
+  "ᴠ": "v",
+  "ᴡ": "w",
+  "ʏ": "y",
+  "ᴢ": "z",
+};
 
 function confusablesModule(): string {
   const data: Record<string, string> = require("unhomoglyph/data.json");
@@ -24,6 +54,7 @@ function confusablesModule(): string {
       if (next === t) break;
       t = next;
     }
+    t = [...t].map((c) => SMALL_CAPITALS[c] ?? c).join("");
     return t.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
   };
   const pairs: string[] = [];
@@ -62,8 +93,17 @@ const RE_NOSPACE =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Hangul}]/u;
 
 function curate(lang: string): { forbidden: string[]; allow: string[] } {
-  const c = CURATION[lang] ?? {};
-  const key = (w: string) => w.trim().toLowerCase();
+  const c = { ...CURATION[lang] };
+  if (lang === "zh-tw") {
+    // Traditional Chinese inherits the Simplified curation, converted.
+    const { tify } = require("chinese-conv");
+    const zh = CURATION.zh;
+    for (const field of ["remove", "context", "allow"] as const) {
+      c[field] = [...(c[field] ?? []), ...(zh[field] ?? []).map((w) => tify(w))];
+    }
+  }
+  // Entries that normalise alike (미친, 미친~; 닥1, 닥2) are one entry.
+  const key = (w: string) => normalizedString(w.trim());
   const removed = new Set((c.remove ?? []).map(key));
   const context = new Set((c.context ?? []).map(key));
   const marked = new Map((c.marks ?? []).map((m) => [key(m.replace(/^[*|]|[*|]$/g, "")), m]));
@@ -79,7 +119,10 @@ function curate(lang: string): { forbidden: string[]; allow: string[] } {
     let entry = marked.get(k) ?? w;
     // A single character of a script without spaces is an ordinary syllable or ideogram too
     // often (性, 奶, 씹): it counts only beside a definite match.
-    if (context.has(k) || ([...k].length === 1 && RE_NOSPACE.test(k))) entry = "~" + entry;
+    const letters = [...w.replace(/[^\p{L}]/gu, "")];
+    if (context.has(k) || (letters.length === 1 && RE_NOSPACE.test(letters[0]))) {
+      entry = "~" + entry;
+    }
     out.set(k, entry);
   }
   for (const [k, m] of marked) if (!out.has(k) && !removed.has(k)) out.set(k, m);

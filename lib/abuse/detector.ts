@@ -53,7 +53,10 @@ export interface EntryRule {
   wordStart: boolean;
   /** Must end at a word boundary. */
   wordEnd: boolean;
-  /** Must not start or end inside an original character (Hangul syllable); false for jamo entries. */
+  /**
+   * Must not start or end inside an original character: a Hangul entry matches on syllable
+   * boundaries, and one written in jamo matches typed jamo, never the inside of a syllable.
+   */
   wholeChars: boolean;
   /** Counts only when the same text has another, definite match. */
   contextOnly: boolean;
@@ -67,8 +70,6 @@ interface Entry {
 }
 const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8;
 
-const RE_SYLLABLE = /[\uac00-\ud7a3]/u;
-
 /** True for code points of scripts written with spaces between words (Latin, Greek, Cyrillic). */
 function isAlphabetic(cp: number): boolean {
   return cp < 0x0530 || (cp >= 0x1d00 && cp < 0x2000);
@@ -79,7 +80,7 @@ function isAlphabetic(cp: number): boolean {
  * end fall inside a word, `|` demands a word boundary there, a leading `~` makes the entry
  * context-only. Without markers: entries in Latin, Greek or Cyrillic shorter than 5 letters
  * (`builtin`: all of them) match whole words only; Chinese, Japanese, Thai and Hangul entries
- * match inside words (Hangul on syllable boundaries unless written in jamo); any entry that
+ * match inside words (Hangul on syllable boundaries; jamo entries on typed jamo); any entry that
  * normalises to fewer than three characters needs a whole word, except a two-character entry in
  * a script without spaces.
  */
@@ -98,7 +99,7 @@ export function parseEntry(raw: string, builtin = false): EntryRule & { chars: I
     body = body.slice(0, -1);
   }
   const norm = normalizeText(body);
-  const chars = copyNormalized(collapseRepeats(norm, 2) ?? norm).chars;
+  const chars = copyNormalized(collapseRepeats(norm, 2, body) ?? norm).chars;
   let alphabetic = 0, emoji = 0;
   for (const c of chars) {
     if (c === 0x20) continue;
@@ -114,7 +115,7 @@ export function parseEntry(raw: string, builtin = false): EntryRule & { chars: I
     chars,
     wordStart: start ?? whole,
     wordEnd: end ?? whole,
-    wholeChars: RE_SYLLABLE.test(body) || !/[\u1100-\u11ff\u3131-\u318e]/u.test(body),
+    wholeChars: true,
     contextOnly,
   };
 }
@@ -205,6 +206,7 @@ function record(end: number, length: number, id: number, allow: boolean) {
   const start = end - length + 1;
   const n = cur;
   const g = cur_.groups[id];
+  let chosen = -1;
   for (let x = g.first; x < g.first + g.count; x++) {
     const entry = cur_.entries[x];
     if ((entry.langs & curLangs) === 0) continue;
@@ -223,13 +225,19 @@ function record(end: number, length: number, id: number, allow: boolean) {
       if (end + 1 < n.length && n.start[end + 1] === n.start[end]) continue;
     }
     let needStart = (rule & R_START) !== 0, needEnd = (rule & R_END) !== 0;
-    // A match across joined single letters ("f u c k") must cover whole words: no spill into
-    // the neighbouring word ("ok f i k lol").
-    for (let k = start + 1; k <= end && !(needStart && needEnd); k++) {
-      if (n.flags[k] & F_JOIN) needStart = needEnd = true;
+    // An alphabetic match across joined single letters ("f u c k") must cover whole words: no
+    // spill into the neighbouring word ("ok f i k lol").
+    if (isAlphabetic(n.chars[start]) && isAlphabetic(n.chars[end])) {
+      for (let k = start + 1; k <= end && !(needStart && needEnd); k++) {
+        if (n.flags[k] & F_JOIN) needStart = needEnd = true;
+      }
     }
     if (needStart && !boundaryBefore(start)) continue;
     if (needEnd && !boundaryBefore(end + 1)) continue;
+    chosen = x;
+    if ((rule & R_CONTEXT) === 0) break; // a definite entry wins over a context-only one
+  }
+  if (chosen >= 0) {
     if (hits === hitStart.length) {
       hitStart = grow(hitStart);
       hitEnd = grow(hitEnd);
@@ -237,8 +245,7 @@ function record(end: number, length: number, id: number, allow: boolean) {
     }
     hitStart[hits] = n.start[start];
     hitEnd[hits] = n.end[end];
-    hitEntry[hits++] = x;
-    return;
+    hitEntry[hits++] = chosen;
   }
 }
 
@@ -256,7 +263,7 @@ function detectWith(
   compiled.matcher.scan(cur.chars, cur.length, record);
   const base = cur;
   for (const keep of [2, 1] as const) {
-    const variant = collapseRepeats(base, keep);
+    const variant = collapseRepeats(base, keep, text);
     if (!variant) break;
     cur = variant;
     compiled.matcher.scan(cur.chars, cur.length, record);

@@ -195,37 +195,57 @@ function growItems(m: number) {
 
 /** Decides for digits and leet symbols whether they read as letters, filler or themselves. */
 function resolveLeet(m: number) {
-  // Forward: script of the nearest letter before each item within the word (punctuation
-  // does not end the word here: "S.h.1.T").
-  let last = 0;
+  // Chains of symbols resolve from the letters inwards ("8!7ch", "$h!7"): repeat while a pass
+  // turns something into a letter.
+  for (let pass = 0, changed = true; changed && pass < 4; pass++) {
+    changed = false;
+    // Forward: script of the nearest letter before each item within the word (punctuation
+    // does not end the word here: "S.h.1.T").
+    let last = 0;
+    for (let i = 0; i < m; i++) {
+      const k = itKind[i];
+      itPrev[i] = last;
+      if (k === K_LATIN || k === K_OTHER) last = k;
+      else if (k === K_SPACE || k === K_EMOJI) last = 0;
+    }
+    let next = 0;
+    for (let i = m - 1; i >= 0; i--) {
+      const k = itKind[i];
+      if (k === K_DIGIT || k === K_LEET) {
+        const prev = itPrev[i];
+        const cp = itCp[i];
+        // ! and | end sentences and draw lines: they read as i only inside a word.
+        const inside = cp === 0x21 || cp === 0x7c
+          ? prev === K_LATIN && next === K_LATIN
+          : prev === K_LATIN || next === K_LATIN;
+        if (inside && LEET[cp] !== undefined) {
+          itKind[i] = K_LATIN;
+          itCp[i] = LEET[cp];
+          next = K_LATIN;
+          changed = true;
+        }
+      } else if (k === K_LATIN || k === K_OTHER) next = k;
+      else if (k === K_SPACE || k === K_EMOJI) next = 0;
+    }
+  }
   for (let i = 0; i < m; i++) {
     const k = itKind[i];
-    itPrev[i] = last;
-    if (k === K_LATIN || k === K_OTHER) last = k;
-    else if (k === K_SPACE || k === K_EMOJI) last = 0;
-  }
-  let next = 0;
-  for (let i = m - 1; i >= 0; i--) {
-    const k = itKind[i];
-    if (k === K_DIGIT || k === K_LEET) {
-      const prev = itPrev[i];
-      const cp = itCp[i];
-      // ! and | end sentences and draw lines: they read as i only inside a word.
-      const inside = cp === 0x21 || cp === 0x7c
-        ? prev === K_LATIN && next === K_LATIN
-        : prev === K_LATIN || next === K_LATIN;
-      if (inside && LEET[cp] !== undefined) {
-        itKind[i] = K_LATIN;
-        itCp[i] = LEET[cp];
-      } else if (k === K_DIGIT && prev === K_OTHER && next === K_OTHER) {
-        itKind[i] = K_SKIP;
-      } else if (k === K_LEET) {
-        itKind[i] = K_PUNCT;
-      }
-    } else if (k === K_LATIN || k === K_OTHER) next = k;
-    else if (k === K_SPACE || k === K_EMOJI) next = 0;
+    if (k === K_LEET) itKind[i] = K_PUNCT;
+    else if (k === K_DIGIT && itPrev[i] === K_OTHER && nextLetterKind(i, m) === K_OTHER) {
+      itKind[i] = K_SKIP;
+    }
   }
   symbolWords(m);
+}
+
+/** Kind of the nearest letter after item i within the word (0 when a space or emoji comes first). */
+function nextLetterKind(i: number, m: number): number {
+  for (let j = i + 1; j < m; j++) {
+    const k = itKind[j];
+    if (k === K_LATIN || k === K_OTHER) return k;
+    if (k === K_SPACE || k === K_EMOJI) return 0;
+  }
+  return 0;
 }
 
 /**
@@ -257,6 +277,13 @@ function symbolWords(m: number) {
     }
     i = j;
   }
+}
+
+/** True for letters of scripts written without spaces between words (Han, kana, Thai, Lao, Khmer). */
+function isUnspaced(cp: number): boolean {
+  return (cp >= 0x0e00 && cp <= 0x0eff) || (cp >= 0x1780 && cp <= 0x17ff) ||
+    (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x9fff) ||
+    (cp >= 0xf900 && cp <= 0xfaff) || cp >= 0x20000;
 }
 
 /** Number of original characters (1 or 2 = "more than one") of the token starting at item j. */
@@ -312,8 +339,10 @@ function emit(m: number): Normalized {
     }
     pending = F_SEP;
     if (hasSpace) {
-      // Words of two or more characters on both sides stay apart; a single character joins.
-      if (j < m && tokChars > 1 && tokenLengthUpTo2(j, m) > 1) {
+      // Words of two or more characters on both sides stay apart; a single character joins,
+      // and so do letters of scripts written without spaces (巨 乳, ค ว ย).
+      const unspaced = len > 0 && j < m && isUnspaced(chars[len - 1]) && isUnspaced(itCp[j]);
+      if (!unspaced && j < m && tokChars > 1 && tokenLengthUpTo2(j, m) > 1) {
         chars[len] = 0x20;
         start[len] = itStart[i];
         end[len] = itEnd[j - 1];
@@ -332,20 +361,22 @@ function emit(m: number): Normalized {
 /**
  * The text with every run of three or more equal letters shortened to `keep` (1 or 2) letters
  * ("fuuuuck" -> "fuck" or "fuuck"); the kept letters' spans cover the whole run so the mask
- * does too. Null when the text has no such run. Shares scratch space with normalizeText.
+ * does too. A run is made of the same original letter typed again (so "ili", which folds to
+ * "iii", is no run). Null when the text has no run. Shares scratch space with normalizeText.
  */
-export function collapseRepeats(n: Normalized, keep: 1 | 2): Normalized | null {
+export function collapseRepeats(n: Normalized, keep: 1 | 2, text: string): Normalized | null {
+  const same = (a: number, b: number) =>
+    n.chars[a] === n.chars[b] && n.chars[a] !== 0x20 && n.start[a] !== n.start[b] &&
+    (text.charCodeAt(n.start[a]) | 0x20) === (text.charCodeAt(n.start[b]) | 0x20);
   let found = false;
-  for (let i = 2; i < n.length && !found; i++) {
-    found = n.chars[i] === n.chars[i - 1] && n.chars[i] === n.chars[i - 2] && n.chars[i] !== 0x20;
-  }
+  for (let i = 2; i < n.length && !found; i++) found = same(i, i - 1) && same(i, i - 2);
   if (!found) return null;
   let len = 0;
   for (let i = 0; i < n.length;) {
     let j = i + 1;
-    while (j < n.length && n.chars[j] === n.chars[i]) j++;
+    while (j < n.length && same(j, i)) j++;
     const run = j - i;
-    const take = run >= 3 && n.chars[i] !== 0x20 ? keep : run;
+    const take = run >= 3 ? keep : run;
     for (let k = 0; k < take; k++) {
       const from = i + k;
       alt.chars[len] = n.chars[from];
