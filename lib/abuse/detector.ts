@@ -120,16 +120,10 @@ export function parseEntry(raw: string, builtin = false): EntryRule & { chars: I
   };
 }
 
-interface Group {
-  first: number;
-  count: number;
-}
-
 /** Compiles a word list; words that normalise to nothing are ignored. */
 export function compileDetector(options: DetectorOptions): Detector {
   const patterns: PatternInput[] = [];
   const keys = new Map<string, number>();
-  const groups: Group[] = [];
   const pending: Entry[][] = [];
   const add = (raw: string, langs: number, allow: boolean, builtin: boolean) => {
     const rule = parseEntry(raw, builtin);
@@ -159,23 +153,28 @@ export function compileDetector(options: DetectorOptions): Detector {
       for (const w of list.allow) add(w, bit, true, true);
     }
   }
-  const entries: Entry[] = [];
-  for (const list of pending) {
-    groups.push({ first: entries.length, count: list.length });
-    entries.push(...list);
-  }
-  const matcher = compileMatcher(patterns);
+  const entries = pending.flat();
+  const compiled: Compiled = {
+    matcher: compileMatcher(patterns),
+    groupFirst: new Int32Array(pending.length + 1),
+    entryLangs: Int32Array.from(entries, (e) => e.langs),
+    entryRule: Uint8Array.from(entries, (e) => e.rule),
+    entryWord: entries.map((e) => e.word),
+  };
+  pending.forEach((list, i) => compiled.groupFirst[i + 1] = compiled.groupFirst[i] + list.length);
   const maskChar = options.maskChar || "*";
   return {
-    detect: (text, opts) =>
-      detectWith({ matcher, groups, entries }, maskChar, text, languageMask(opts?.lang)),
+    detect: (text, opts) => detectWith(compiled, maskChar, text, languageMask(opts?.lang)),
   };
 }
 
+// A compiled list: pattern id -> entries groupFirst[id] .. groupFirst[id + 1] - 1.
 interface Compiled {
   matcher: Matcher;
-  groups: Group[];
-  entries: Entry[];
+  groupFirst: Int32Array;
+  entryLangs: Int32Array;
+  entryRule: Uint8Array;
+  entryWord: string[];
 }
 
 // Match buffers reused across calls (detection is synchronous). Spans are original UTF-16
@@ -205,11 +204,10 @@ function boundaryBefore(k: number): boolean {
 function record(end: number, length: number, id: number, allow: boolean) {
   const start = end - length + 1;
   const n = cur;
-  const g = cur_.groups[id];
+  const c = cur_;
   let chosen = -1;
-  for (let x = g.first; x < g.first + g.count; x++) {
-    const entry = cur_.entries[x];
-    if ((entry.langs & curLangs) === 0) continue;
+  for (let x = c.groupFirst[id]; x < c.groupFirst[id + 1]; x++) {
+    if ((c.entryLangs[x] & curLangs) === 0) continue;
     if (allow) {
       if (allows === allowStart.length) {
         allowStart = grow(allowStart);
@@ -219,7 +217,7 @@ function record(end: number, length: number, id: number, allow: boolean) {
       allowEnd[allows++] = n.end[end];
       return;
     }
-    const rule = entry.rule;
+    const rule = c.entryRule[x];
     if (rule & R_CHARS) {
       if (start > 0 && n.start[start] === n.start[start - 1]) continue;
       if (end + 1 < n.length && n.start[end + 1] === n.start[end]) continue;
@@ -262,10 +260,11 @@ function detectWith(
   cur = normalizeText(text);
   compiled.matcher.scan(cur.chars, cur.length, record);
   const base = cur;
-  for (const keep of [2, 1] as const) {
-    const variant = collapseRepeats(base, keep, text);
-    if (!variant) break;
-    cur = variant;
+  const two = collapseRepeats(base, 2, text);
+  if (two) {
+    cur = two;
+    compiled.matcher.scan(cur.chars, cur.length, record);
+    cur = collapseRepeats(base, 1, text)!;
     compiled.matcher.scan(cur.chars, cur.length, record);
   }
   if (hits === 0) return { forbidden: false, masked: text, words: [] };
@@ -282,7 +281,7 @@ function detectWith(
     }
     if (allowed) continue;
     kept.push(h);
-    if ((compiled.entries[hitEntry[h]].rule & R_CONTEXT) === 0) definite = true;
+    if ((compiled.entryRule[hitEntry[h]] & R_CONTEXT) === 0) definite = true;
   }
   if (!definite) return { forbidden: false, masked: text, words: [] };
   kept.sort((a, b) => hitStart[a] - hitStart[b] || hitEnd[b] - hitEnd[a]);
@@ -290,7 +289,7 @@ function detectWith(
   let masked = "";
   let copied = 0;
   for (const h of kept) {
-    words.add(compiled.entries[hitEntry[h]].word);
+    words.add(compiled.entryWord[hitEntry[h]]);
     const from = Math.max(hitStart[h], copied);
     const to = hitEnd[h];
     if (to <= from) continue;

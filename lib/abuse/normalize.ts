@@ -197,8 +197,10 @@ function growItems(m: number) {
 function resolveLeet(m: number) {
   // Chains of symbols resolve from the letters inwards ("8!7ch", "$h!7"): repeat while a pass
   // turns something into a letter.
+  let unresolved = 0;
   for (let pass = 0, changed = true; changed && pass < 4; pass++) {
     changed = false;
+    unresolved = 0;
     // Forward: script of the nearest letter before each item within the word (punctuation
     // does not end the word here: "S.h.1.T").
     let last = 0;
@@ -223,11 +225,13 @@ function resolveLeet(m: number) {
           itCp[i] = LEET[cp];
           next = K_LATIN;
           changed = true;
-        }
+        } else unresolved++;
       } else if (k === K_LATIN || k === K_OTHER) next = k;
       else if (k === K_SPACE || k === K_EMOJI) next = 0;
     }
+    if (unresolved === 0) break;
   }
+  if (unresolved === 0) return;
   for (let i = 0; i < m; i++) {
     const k = itKind[i];
     if (k === K_LEET) itKind[i] = K_PUNCT;
@@ -368,9 +372,15 @@ export function collapseRepeats(n: Normalized, keep: 1 | 2, text: string): Norma
   const same = (a: number, b: number) =>
     n.chars[a] === n.chars[b] && n.chars[a] !== 0x20 && n.start[a] !== n.start[b] &&
     (text.charCodeAt(n.start[a]) | 0x20) === (text.charCodeAt(n.start[b]) | 0x20);
-  let found = false;
-  for (let i = 2; i < n.length && !found; i++) found = same(i, i - 1) && same(i, i - 2);
-  if (!found) return null;
+  const chars = n.chars;
+  let i3 = 2;
+  for (; i3 < n.length; i3++) {
+    if (
+      chars[i3] === chars[i3 - 1] && chars[i3] === chars[i3 - 2] && same(i3, i3 - 1) &&
+      same(i3, i3 - 2)
+    ) break;
+  }
+  if (i3 >= n.length) return null;
   let len = 0;
   for (let i = 0; i < n.length;) {
     let j = i + 1;
