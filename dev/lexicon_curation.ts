@@ -824,7 +824,7 @@ export const CURATION: Record<string, Curation> = {
       "drecksau",
       "mistkerl",
     ],
-    allow: ["arschwarm"],
+    allow: ["arschwarm", "fickle"],
   },
   fr: {
     remove: [
@@ -903,6 +903,7 @@ export const CURATION: Record<string, Curation> = {
       "amputé",
       "disputer",
       "salopette",
+      "enculturat",
     ],
   },
   pt: {

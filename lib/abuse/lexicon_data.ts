@@ -2115,6 +2115,7 @@ export const LEXICON: Record<Language, { forbidden: string[]; allow: string[] }>
     ],
     "allow": [
       "arschwarm",
+      "fickle",
     ],
   },
   "fr": {
@@ -2216,6 +2217,7 @@ export const LEXICON: Record<Language, { forbidden: string[]; allow: string[] }>
       "amputé",
       "disputer",
       "salopette",
+      "enculturat",
     ],
   },
   "pt": {
