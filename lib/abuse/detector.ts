@@ -120,13 +120,34 @@ export function parseEntry(raw: string, builtin = false): EntryRule & { chars: I
   };
 }
 
+type ParsedEntry = ReturnType<typeof parseEntry>;
+let builtinCache: { raw: string; rule: ParsedEntry; langs: number; allow: boolean }[] | undefined;
+
+/** The built-in lexicon entries, parsed once per process (every project compiles them). */
+function builtinEntries() {
+  if (!builtinCache) {
+    builtinCache = [];
+    for (const [lang, list] of Object.entries(LEXICON)) {
+      const langs = languageBit(lang as Language);
+      for (const raw of list.forbidden) {
+        builtinCache.push({ raw, rule: parseEntry(raw, true), langs, allow: false });
+      }
+      for (const raw of list.allow) {
+        builtinCache.push({ raw, rule: parseEntry(raw, true), langs, allow: true });
+      }
+    }
+  }
+  return builtinCache;
+}
+
 /** Compiles a word list; words that normalise to nothing are ignored. */
 export function compileDetector(options: DetectorOptions): Detector {
   const patterns: PatternInput[] = [];
   const keys = new Map<string, number>();
   const pending: Entry[][] = [];
-  const add = (raw: string, langs: number, allow: boolean, builtin: boolean) => {
-    const rule = parseEntry(raw, builtin);
+  const add = (raw: string, langs: number, allow: boolean, builtin: boolean) =>
+    addParsed(raw, parseEntry(raw, builtin), langs, allow);
+  const addParsed = (raw: string, rule: ParsedEntry, langs: number, allow: boolean) => {
     if (rule.chars.length === 0) return;
     const key = `${allow ? "+" : "-"}${String.fromCodePoint(...rule.chars)}`;
     let id = keys.get(key);
@@ -147,11 +168,7 @@ export function compileDetector(options: DetectorOptions): Detector {
   for (const w of options.forbiddenWords) add(w, ALL_LANGUAGES, false, false);
   for (const w of options.allowWords ?? []) add(w, ALL_LANGUAGES, true, false);
   if (options.builtin) {
-    for (const [lang, list] of Object.entries(LEXICON)) {
-      const bit = languageBit(lang as Language);
-      for (const w of list.forbidden) add(w, bit, false, true);
-      for (const w of list.allow) add(w, bit, true, true);
-    }
+    for (const e of builtinEntries()) addParsed(e.raw, e.rule, e.langs, e.allow);
   }
   const entries = pending.flat();
   const compiled: Compiled = {
