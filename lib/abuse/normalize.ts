@@ -11,7 +11,8 @@
  *   matches "시발";
  * - zero-width and control characters vanish; punctuation between letters is dropped
  *   ("f.u.c.k"); whitespace is dropped when a neighbouring word is a single character
- *   ("f u c k", "시 발") and otherwise collapses to one space, so unrelated words don't fuse;
+ *   ("f u c k", "시 발") or between letters of scripts without spaces ("傻 逼"), and otherwise
+ *   collapses to one space, so unrelated words don't fuse;
  * - digits and @ $ next to Latin letters, and ! | between them, read as letters (leetspeak:
  *   0→o 1→i 3→e 4→a 5→s 7→t 8→b 9→g @→a $→s !→i |→i, and l folds to i so "1" and "l" agree);
  *   punctuation does not break that context ("S.h.1.T"), and a word made only of such symbols
@@ -19,7 +20,9 @@
  *   vanishes ("시1발");
  * - look-alike letters fold to the Latin letter they imitate (TR39 confusables: Cyrillic с,
  *   Greek υ, dotless ı), diacritics of Latin, Greek and Cyrillic letters are dropped (fück, İ);
- *   emoji are kept as characters (skin tones dropped);
+ *   emoji are kept as characters (skin tones and variation selectors join the emoji's span);
+ * - runs of three or more of the same letter are shortened by collapseRepeats (the detector
+ *   tries one and two letters);
  * - every output position records whether a separator (space, punctuation, script change) or a
  *   joined single-letter space precedes it, for the word-boundary rules of the detector.
  */
