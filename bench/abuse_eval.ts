@@ -22,6 +22,7 @@ import {
   dictionaryItems,
   type EvalItem,
   listedWords,
+  outsideItems,
   sentenceItems,
 } from "./abuse_eval_set.ts";
 
@@ -83,9 +84,14 @@ export function evaluate(items: EvalItem[], filter: Filter, progress = false): C
       bump(`fp ${item.kind}: ${item.lang}`, hit);
     }
   }
-  // "all disguised" leaves out the undisguised (plain) texts.
+  // "all disguised" leaves out the undisguised texts (plain, and the outside list).
   const all = rows.get("recall: all disguised")!;
   const plain = rows.get("recall: plain");
+  const outside = rows.get("recall: outside_list");
+  if (all && outside) {
+    all.hit -= outside.hit;
+    all.total -= outside.total;
+  }
   if (all && plain) {
     rows.set("recall: all disguised", { hit: all.hit - plain.hit, total: all.total - plain.total });
   }
@@ -148,7 +154,12 @@ if (import.meta.main) {
   if (from) items = JSON.parse(await Deno.readTextFile(from)).items;
   else {
     const sample = Number(arg("--sample") ?? Infinity);
-    items = [...abusiveItems(), ...dictionaryItems(30_000), ...sentenceItems()];
+    items = [
+      ...abusiveItems(),
+      ...outsideItems(),
+      ...dictionaryItems(30_000),
+      ...sentenceItems(),
+    ];
     const clean = Number(arg("--sample-clean") ?? sample);
     if (Number.isFinite(sample)) items = sampleItems(items, sample, clean);
   }

@@ -183,6 +183,24 @@ const CARRIERS: Partial<Record<Language, string>> & { default: string } = {
   th: "ไอ้{}เอ๊ย",
 };
 
+/**
+ * English words of a list that is not a source of our lexicons (obscenity's English preset, MIT),
+ * plain in the carrier: a check on coverage rather than on disguises.
+ */
+export function outsideItems(): EvalItem[] {
+  const { englishDataset } = require("obscenity");
+  const words = new Set<string>();
+  for (const c of englishDataset.containers ?? []) {
+    if (c.metadata?.originalWord) words.add(c.metadata.originalWord);
+  }
+  return [...words].map((w) => ({
+    text: CARRIERS.default.replace("{}", w),
+    lang: "en" as Language,
+    kind: "outside_list",
+    abusive: true,
+  }));
+}
+
 /** Abusive items: every listed word in every applicable disguise, inside a short carrier. */
 export function abusiveItems(seed = 5): EvalItem[] {
   const rnd = prng(seed);
