@@ -166,3 +166,56 @@ Deno.test("the studio's allow words override the built-in lexicon", () => {
   assert.equal(d.detect("fuchsia shit").forbidden, false);
   assert.equal(d.detect("shit").forbidden, true);
 });
+
+Deno.test("masking on random mixed input: every code point is kept or masked in place", () => {
+  const pieces = [
+    "f",
+    "u",
+    "c",
+    "k",
+    "s",
+    "h",
+    "i",
+    "t",
+    "a",
+    " ",
+    ".",
+    "1",
+    "@",
+    "$",
+    "!",
+    "|",
+    "ㅅ",
+    "ㅂ",
+    "시",
+    "발",
+    "좆",
+    "🖕",
+    "🏽",
+    "\u200b",
+    "ü",
+    "с",
+    "υ",
+    "aaa",
+    "傻",
+    "逼",
+    "\ufe0f",
+    "𠀀",
+    "İ",
+  ];
+  let seed = 99;
+  const rnd = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+  let flaggedCount = 0;
+  for (let round = 0; round < 3000; round++) {
+    let text = "";
+    const n = 1 + Math.floor(rnd() * 16);
+    for (let i = 0; i < n; i++) text += pieces[Math.floor(rnd() * pieces.length)];
+    const r = builtin.detect(text, { lang: rnd() < 0.5 ? "en" : undefined });
+    const original = [...text], masked = [...r.masked];
+    assert.equal(masked.length, original.length, JSON.stringify(text));
+    masked.forEach((c, i) => assert.ok(c === original[i] || c === "*", JSON.stringify(text)));
+    assert.equal(r.forbidden, r.masked !== text || r.words.length > 0, JSON.stringify(text));
+    if (r.forbidden) flaggedCount++;
+  }
+  assert.ok(flaggedCount > 100, `${flaggedCount} random texts flagged`);
+});
