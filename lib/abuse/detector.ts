@@ -12,7 +12,13 @@ import {
   normalizeText,
 } from "./normalize.ts";
 import { compileMatcher, type Matcher, type PatternInput } from "./matcher.ts";
-import { ALL_LANGUAGES, type Language, languageBit, languageMask } from "./languages.ts";
+import {
+  ALL_LANGUAGES,
+  type Language,
+  languageBit,
+  languageMask,
+  resolveLanguage,
+} from "./languages.ts";
 import { LEXICON } from "./lexicon_data.ts";
 
 /** Word lists and masking settings of a project. */
@@ -23,6 +29,8 @@ export interface DetectorOptions {
   maskChar?: string;
   /** Include the built-in lexicons of the 16 supported languages (default false). */
   builtin?: boolean;
+  /** Only these languages' built-in lexicons (codes as `lang_code`; default all 16). */
+  builtinLanguages?: readonly string[] | null;
 }
 
 /** Per-text options: the text's language selects the built-in lexicons applied. */
@@ -168,7 +176,17 @@ export function compileDetector(options: DetectorOptions): Detector {
   for (const w of options.forbiddenWords) add(w, ALL_LANGUAGES, false, false);
   for (const w of options.allowWords ?? []) add(w, ALL_LANGUAGES, true, false);
   if (options.builtin) {
-    for (const e of builtinEntries()) addParsed(e.raw, e.rule, e.langs, e.allow);
+    let languages = ALL_LANGUAGES;
+    if (options.builtinLanguages) {
+      languages = 0;
+      for (const code of options.builtinLanguages) {
+        const language = resolveLanguage(code);
+        if (language) languages |= languageBit(language);
+      }
+    }
+    for (const e of builtinEntries()) {
+      if (e.langs & languages) addParsed(e.raw, e.rule, e.langs, e.allow);
+    }
   }
   const entries = pending.flat();
   const compiled: Compiled = {

@@ -5,6 +5,7 @@
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import type { Detector } from "../abuse/detector.ts";
+import { resolveLanguage } from "../abuse/languages.ts";
 import { cachedDetector, moderationState, openSecret, randomAlnum, sealSecret } from "./state.ts";
 
 /** Limits on word lists (admin input). */
@@ -19,6 +20,8 @@ export interface ProjectInput {
   allowWords?: string[];
   /** Apply the built-in lexicons of the supported languages (default true). */
   builtinLexicon?: boolean;
+  /** The languages whose built-in lexicons apply (default: all 16). */
+  builtinLanguages?: string[];
   masking: { enabled: boolean; char?: string };
 }
 
@@ -30,6 +33,11 @@ export interface LoadedProject {
   maskChar: string;
   version: number;
   detector: Detector;
+}
+
+/** Supported language codes, resolved ("zh-Hant" -> "zh-tw") and without duplicates. */
+function canonicalLanguages(codes: string[]): string[] {
+  return [...new Set(codes.map((c) => resolveLanguage(c)).filter((l) => l !== null))];
 }
 
 function cleanWords(words: string[]): string[] {
@@ -46,8 +54,8 @@ export async function createProject(
   await services.db.query(
     `insert into tads_projects
        (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char,
-        builtin_lexicon)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)`,
+        builtin_lexicon, builtin_languages)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb)`,
     [
       projectKey,
       input.name,
@@ -57,6 +65,7 @@ export async function createProject(
       input.masking.enabled,
       input.masking.char ?? "*",
       input.builtinLexicon ?? true,
+      input.builtinLanguages ? canonicalLanguages(input.builtinLanguages) : null,
     ],
   );
   return { projectKey, secretKey };
@@ -69,7 +78,12 @@ export async function createProject(
 export async function updateProjectWords(
   services: Services,
   projectKey: string,
-  lists: { forbiddenWords: string[]; allowWords?: string[]; builtinLexicon?: boolean },
+  lists: {
+    forbiddenWords: string[];
+    allowWords?: string[];
+    builtinLexicon?: boolean;
+    builtinLanguages?: string[] | null;
+  },
 ): Promise<
   {
     projectKey: string;
@@ -77,20 +91,36 @@ export async function updateProjectWords(
     forbiddenWords: number;
     allowWords: number;
     builtinLexicon: boolean;
+    builtinLanguages: string[] | null;
   }
 > {
   const forbidden = cleanWords(lists.forbiddenWords);
   const allow = cleanWords(lists.allowWords ?? []);
   const rows = await services.db.query<
-    { version: number; allow_count: number; builtin_lexicon: boolean }
+    {
+      version: number;
+      allow_count: number;
+      builtin_lexicon: boolean;
+      builtin_languages: string[] | null;
+    }
   >(
     `update tads_projects set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
        builtin_lexicon = coalesce($5::boolean, builtin_lexicon),
+       builtin_languages = case when $6 then $7::jsonb else builtin_languages end,
        version = version + 1, updated_at = now()
      where project_key = $1
-     returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon`,
-    [projectKey, forbidden, allow, lists.allowWords !== undefined, lists.builtinLexicon ?? null],
+     returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon,
+       builtin_languages`,
+    [
+      projectKey,
+      forbidden,
+      allow,
+      lists.allowWords !== undefined,
+      lists.builtinLexicon ?? null,
+      lists.builtinLanguages !== undefined,
+      lists.builtinLanguages ? canonicalLanguages(lists.builtinLanguages) : null,
+    ],
   );
   if (rows.length === 0) {
     throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
@@ -101,6 +131,7 @@ export async function updateProjectWords(
     forbiddenWords: forbidden.length,
     allowWords: rows[0].allow_count,
     builtinLexicon: rows[0].builtin_lexicon,
+    builtinLanguages: rows[0].builtin_languages,
   };
 }
 
@@ -135,17 +166,28 @@ export async function loadProject(
   );
   if (!row) return null;
   const secret = await openSecret(services, row.project_key, row.secret_sealed);
-  let lists = { forbiddenWords: [] as string[], allowWords: [] as string[], builtin: false };
+  let lists = {
+    forbiddenWords: [] as string[],
+    allowWords: [] as string[],
+    builtin: false,
+    builtinLanguages: null as string[] | null,
+  };
   const cache = moderationState(services).detectors.get(projectKey);
   if (!cache || cache.version !== row.version) {
     const [words] = await services.db.query<
-      { f: string[]; a: string[]; b: boolean; version: number }
+      { f: string[]; a: string[]; b: boolean; l: string[] | null; version: number }
     >(
-      `select forbidden_words as f, allow_words as a, builtin_lexicon as b, version
+      `select forbidden_words as f, allow_words as a, builtin_lexicon as b,
+         builtin_languages as l, version
        from tads_projects where project_key = $1`,
       [projectKey],
     );
-    lists = { forbiddenWords: words.f, allowWords: words.a, builtin: words.b };
+    lists = {
+      forbiddenWords: words.f,
+      allowWords: words.a,
+      builtin: words.b,
+      builtinLanguages: words.l,
+    };
     row.version = words.version;
   }
   const detector = cachedDetector(services, projectKey, row.version, () => ({

@@ -157,6 +157,47 @@ Deno.test("built-in lexicons: on for a new project, lang_code selects, switchabl
   assert.match(JSON.stringify(bad.body), /builtinLexicon/);
 });
 
+Deno.test("built-in languages: a project limited to its languages; bad codes refused", async () => {
+  const created = await admin("POST", "/admin/v1/tads/projects", {
+    name: "korean only",
+    builtinLanguages: ["ko"],
+    masking: { enabled: true },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const p = { key: created.body.projectKey as string, secret: created.body.secretKey as string };
+  const texts = [
+    { lang_code: "ko", text: "아 씨발" },
+    { lang_code: "en", text: "fuck" }, // English lexicon not in the project
+    { lang_code: "xx", text: "씨발 fuck" }, // unknown language: the project's languages
+  ].map((t) => ({ user_id: `u-${crypto.randomUUID()}`, ...t }));
+  const r = await post(textBody(p.key, p.secret, texts));
+  assert.deepEqual(r.result_array.map((x) => x.text_result.masking_text), [
+    "아 **",
+    "fuck",
+    "** fuck",
+  ]);
+  const all = await admin("PUT", `/admin/v1/tads/projects/${p.key}/words`, {
+    forbiddenWords: [],
+    builtinLanguages: null,
+  });
+  assert.equal(all.status, 200);
+  assert.equal(all.body.builtinLanguages, null);
+  const after = await post(textBody(p.key, p.secret, [texts[1]]));
+  assert.equal(after.result_array[0].text_result.masking_text, "****");
+  const kept = await admin("PUT", `/admin/v1/tads/projects/${p.key}/words`, {
+    forbiddenWords: [],
+    builtinLanguages: ["zh-Hant", "TR"],
+  });
+  assert.deepEqual(kept.body.builtinLanguages, ["zh-tw", "tr"]);
+  const bad = await admin("POST", "/admin/v1/tads/projects", {
+    name: "x",
+    builtinLanguages: ["klingon"],
+    masking: { enabled: true },
+  });
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(bad.body), /builtinLanguages/);
+});
+
 Deno.test("spam: the same text three times from one user", async () => {
   const p = await project();
   const same = { user_id: "u-repeat", lang_code: "en", text: "anyone trading?" };
