@@ -173,6 +173,8 @@ if (import.meta.main) {
         items,
       }) + "\n",
     );
+    // Formatted like the rest of the repository, so `deno fmt --check` stays green.
+    await new Deno.Command(Deno.execPath(), { args: ["fmt", "-q", out] }).output();
     console.log(`wrote ${items.length} items to ${out}`);
   } else {
     const filters: [string, Filter][] = [["ours (lang_code given)", ourFilter(true)], [

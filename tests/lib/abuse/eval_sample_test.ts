@@ -1,6 +1,7 @@
 /**
  * The abuse-detection evaluation on the committed sample (tests/lib/abuse/eval_sample.json,
- * written by `deno task eval:abuse --sample 8 --write-sample ...`): prints the table beside
+ * written by
+ * `deno task eval:abuse --sample 8 --sample-clean 400 --write-sample tests/lib/abuse/eval_sample.json`): prints the table beside
  * obscenity's English preset and holds the detector to the issue's goals on it.
  */
 import assert from "node:assert/strict";
