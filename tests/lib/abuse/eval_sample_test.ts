@@ -1,8 +1,7 @@
 /**
- * The abuse-detection evaluation on the committed sample (tests/lib/abuse/eval_sample.json,
- * written by
- * `deno task eval:abuse --sample 8 --sample-clean 400 --write-sample tests/lib/abuse/eval_sample.json`): prints the table beside
- * obscenity's English preset and holds the detector to the issue's goals on it.
+ * The abuse-detection evaluation on the committed sample tests/lib/abuse/eval_sample.json,
+ * written by `deno task eval:abuse --sample 8 --sample-clean 400 --write-sample <that path>`:
+ * prints the table beside obscenity's English preset and holds the detector to the issue's goals.
  */
 import assert from "node:assert/strict";
 import { evaluate, formatTable, obscenityPreset, ourFilter } from "../../../bench/abuse_eval.ts";
