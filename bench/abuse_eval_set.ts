@@ -15,7 +15,7 @@
  */
 import { createRequire } from "node:module";
 import { LEXICON } from "../lib/abuse/lexicon_data.ts";
-import type { Language } from "../lib/abuse/languages.ts";
+import { type Language, LANGUAGES } from "../lib/abuse/languages.ts";
 import { prng } from "./abuse_corpus.ts";
 
 const require = createRequire(import.meta.url);
@@ -29,26 +29,13 @@ export interface EvalItem {
   abusive: boolean;
 }
 
-const SOURCE_LANGS = [
-  "en",
-  "ko",
-  "ja",
-  "zh",
-  "zh-tw",
-  "es",
-  "ru",
-  "de",
-  "fr",
-  "pt",
-  "it",
-  "th",
-  "tr",
-];
+// Languages with an outside list on npm (id, ms and vi have only project-written entries).
+const SOURCE_LANGS = LANGUAGES.filter((l) => !["id", "ms", "vi"].includes(l));
 
 /** Listed words per language: source entries the curation kept as definite entries. */
 export function listedWords(): Map<Language, string[]> {
   const out = new Map<Language, string[]>();
-  for (const lang of SOURCE_LANGS as Language[]) {
+  for (const lang of SOURCE_LANGS) {
     let source: string[];
     if (lang === "zh-tw") {
       const { tify } = require("chinese-conv");
