@@ -8,6 +8,7 @@ import type { AppPrincipal } from "../lib/auth/tokens.ts";
 import type { ApiKeyPrincipal } from "../lib/auth/api_keys.ts";
 import { DomainError, type ErrorKind, kindStatus } from "../lib/errors.ts";
 import { DbError } from "../lib/db/port.ts";
+import { KvError } from "../lib/kv/port.ts";
 import { formatIssues } from "./validation.ts";
 
 /** Blockchain networks a request can target. */
@@ -39,6 +40,8 @@ export interface Failure {
   message: string;
   /** Overrides the kind's default status. */
   status?: number;
+  /** Seconds a client should wait before trying again (sent as Retry-After). */
+  retryAfterS?: number;
   details?: Record<string, unknown>;
 }
 
@@ -59,11 +62,21 @@ function describeCause(err: unknown): string {
   return (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 300);
 }
 
+/** Retry-After sent with a 503 for a store outage. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 /** Converts anything thrown into a Failure; unexpected errors are logged and hidden. */
 export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
   if (err instanceof DomainError) {
     if (err.cause !== undefined) c.set("errorCause", describeCause(err.cause));
-    return { kind: err.kind, code: err.code, message: err.message, details: err.details };
+    const retryAfterS = err.details?.retryAfterS;
+    return {
+      kind: err.kind,
+      code: err.code,
+      message: err.message,
+      details: err.details,
+      retryAfterS: typeof retryAfterS === "number" ? retryAfterS : undefined,
+    };
   }
   if (err instanceof HTTPException) {
     const status = err.status;
@@ -81,7 +94,21 @@ export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
   c.set("errorCause", describeCause(err));
   if (err instanceof DbError && err.unavailable) {
     log?.error("database unavailable", { err, requestId: c.get("requestId") });
-    return { kind: "unavailable", code: "DATABASE_UNAVAILABLE", message: "database unavailable" };
+    return {
+      kind: "unavailable",
+      code: "DATABASE_UNAVAILABLE",
+      message: "database unavailable",
+      retryAfterS: UNAVAILABLE_RETRY_AFTER_S,
+    };
+  }
+  if (err instanceof KvError && err.unavailable) {
+    log?.error("key-value store unavailable", { err, requestId: c.get("requestId") });
+    return {
+      kind: "unavailable",
+      code: "SERVICE_UNAVAILABLE",
+      message: "key-value store unavailable",
+      retryAfterS: UNAVAILABLE_RETRY_AFTER_S,
+    };
   }
   if (err instanceof DbError && err.unstorableText) {
     // Request text reached the database with a NUL character: the client's input, not a fault.

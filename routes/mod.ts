@@ -6,7 +6,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import type { Context } from "hono";
 import type { Services } from "../lib/services.ts";
-import { type AppEnv, type Family, toFailure } from "./env.ts";
+import { type AppEnv, type Family, toFailure, UNAVAILABLE_RETRY_AFTER_S } from "./env.ts";
 import { DomainError } from "../lib/errors.ts";
 import { adminFamily } from "./admin/envelope.ts";
 import { blockchainFamily } from "./blockchain/envelope.ts";
@@ -25,6 +25,7 @@ import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
 import { observeRequests } from "./observe.ts";
+import { guardBodyReads } from "./body_read.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
 export const families: Family[] = [
@@ -58,7 +59,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     // Every refusal a client may retry says when (unless the route said more precisely).
     const status = c.res.status;
     if ((status === 429 || status === 503) && !c.res.headers.has("Retry-After")) {
-      c.res.headers.set("Retry-After", status === 429 ? "60" : "5");
+      c.res.headers.set("Retry-After", status === 429 ? "60" : String(UNAVAILABLE_RETRY_AFTER_S));
     }
   });
   app.use("*", observeRequests(familyOf));
@@ -72,19 +73,22 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     maxSize: services.config.MAX_BATCH_BODY_BYTES,
     onError: tooLarge,
   });
+  app.use("*", guardBodyReads);
   app.use("*", (c, next) => {
     const path = c.req.path;
     const batch = path.startsWith("/chat/") || path.startsWith("/cads2/");
     return (batch ? batchLimit : generalLimit)(c, next);
   });
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
     const ctx = c as Context<AppEnv>;
     const failure = toFailure(ctx, err);
     if (failure.code === "BODY_TOO_LARGE") failure.status = 413;
     ctx.set("errorCode", failure.code);
-    const retryAfter = failure.details?.retryAfterSeconds;
-    if (typeof retryAfter === "number") ctx.header("Retry-After", String(Math.max(1, retryAfter)));
-    return familyOf(c.req.path).renderError(ctx, failure);
+    const res = await familyOf(c.req.path).renderError(ctx, failure);
+    if (failure.retryAfterS !== undefined) {
+      res.headers.set("Retry-After", String(Math.max(1, Math.ceil(failure.retryAfterS))));
+    }
+    return res;
   });
   app.notFound((c) => {
     c.set("errorCode", "NOT_FOUND");

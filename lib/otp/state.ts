@@ -101,7 +101,7 @@ export async function countSend(
       "rate_limited",
       "SMS_LIMIT_EXCEEDED",
       `this receiver reached its limit of ${input.perReceiverPerDay} OTPs per day`,
-      { details: { retryAfterSeconds: Math.ceil(((day + 1) * DAY_MS - input.nowMs) / 1000) } },
+      { details: { retryAfterS: Math.ceil(((day + 1) * DAY_MS - input.nowMs) / 1000) } },
     );
   }
   if (thisMinute > input.perTopicPerMinute) {
@@ -111,7 +111,7 @@ export async function countSend(
       `topic ${input.topic} reached its limit of ${input.perTopicPerMinute} OTPs per minute`,
       {
         details: {
-          retryAfterSeconds: Math.ceil(((minute + 1) * MINUTE_MS - input.nowMs) / 1000),
+          retryAfterS: Math.ceil(((minute + 1) * MINUTE_MS - input.nowMs) / 1000),
         },
       },
     );
