@@ -17,10 +17,13 @@ export function routeTemplate(c: Context): string {
   return "unmatched";
 }
 
-// Result codes of the moderation families travel in a 200 body; read them from small bodies.
-async function resultCodeOf(res: Response): Promise<string | undefined> {
+// Result codes of the moderation families travel in a 200 body; read them from the body bytes.
+function resultCodeOf(bytes: Uint8Array | undefined): string | undefined {
+  if (!bytes) return undefined;
   try {
-    const body = await res.clone().json() as { result?: { result_code?: string } };
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+      result?: { result_code?: string };
+    };
     const code = body?.result?.result_code;
     return code && code !== "200" ? `RESULT_${code}` : undefined;
   } catch {
@@ -28,14 +31,20 @@ async function resultCodeOf(res: Response): Promise<string | undefined> {
   }
 }
 
-async function sizeOf(res: Response): Promise<number | undefined> {
+// Buffers a small in-memory body once (no tee) and puts it back with its Content-Length, so the
+// size is known; streams and other bodies are left alone and their size is not logged.
+async function measureBody(c: Context): Promise<{ size?: number; bytes?: Uint8Array }> {
+  const res = c.res;
   const length = res.headers.get("content-length");
-  if (length !== null) return Number(length);
-  if (!res.body) return 0;
-  const type = res.headers.get("content-type") ?? "";
-  // Only buffered kinds of body are measured; a stream's size is unknown before it is sent.
-  if (!/json|text|html|yaml/.test(type)) return undefined;
-  return (await res.clone().arrayBuffer()).byteLength;
+  if (length !== null) return { size: Number(length) };
+  if (!res.body) return { size: 0 };
+  if (!/json|text\/html|text\/plain/.test(res.headers.get("content-type") ?? "")) return {};
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const headers = new Headers(res.headers);
+  headers.set("content-length", String(bytes.byteLength));
+  c.res = undefined;
+  c.res = new Response(bytes, { status: res.status, statusText: res.statusText, headers });
+  return { size: bytes.byteLength, bytes };
 }
 
 /** The request-log and request-metrics middleware. */
@@ -68,10 +77,9 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
       return;
     }
+    const { size, bytes } = await measureBody(c);
     let errorCode = errorCodeNow;
-    if (!errorCode && (family === "chat" || family === "tads")) {
-      errorCode = await resultCodeOf(c.res);
-    }
+    if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(bytes);
     const app = c.get("app");
     const key = c.get("apiKey");
     s.log[level]("request", {
@@ -85,7 +93,7 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
       gameIndex: app?.gameIndex ?? key?.gameIndex,
       appid: app?.appid,
       keyId: key?.keyId,
-      size: await sizeOf(c.res),
+      size,
       errorCode,
       ...(level !== "info"
         ? { cause: c.get("errorCause") ?? (ms >= cfg.LOG_SLOW_MS ? "slow" : undefined) }

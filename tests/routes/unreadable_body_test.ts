@@ -35,7 +35,14 @@ const cases: [string, number, any][] = [
   [
     "/cads2/send-text-data",
     200,
-    { result: { result_code: "500", result_text: "Incorrect request", result_array: [] } },
+    {
+      result: {
+        result_code: "500",
+        result_text: "Incorrect request",
+        result_array: [],
+        result_reason: message,
+      },
+    },
   ],
   ["/api/cpa", 400, { result_code: 1, result_msg: message, result_message: message }],
   ["/items/v1/requests", 400, { code: 4000, message }],
