@@ -27,6 +27,22 @@ export const safeAbi = singletonArtifact.abi;
 /** The proxy factory ABI. */
 export const proxyFactoryAbi = factoryArtifact.abi;
 
+// The genesis block hash tells chain instances with the same id apart (a restarted dev node).
+const genesisHashes = new WeakMap<PolygonChain, Promise<Hex>>();
+
+function genesisHash(chain: PolygonChain): Promise<Hex> {
+  let known = genesisHashes.get(chain);
+  if (!known) {
+    known = onChain("genesis lookup", async () => {
+      const block = await chain.client.getBlock({ blockNumber: 0n });
+      return block.hash!;
+    });
+    known.catch(() => genesisHashes.delete(chain));
+    genesisHashes.set(chain, known);
+  }
+  return known;
+}
+
 /** Addresses for the chain: each from config when set, else recorded by a deploy, else canonical. */
 export async function safeContracts(s: Services, chain: PolygonChain): Promise<SafeContracts> {
   const [row] = await s.db.query<{
@@ -34,8 +50,9 @@ export async function safeContracts(s: Services, chain: PolygonChain): Promise<S
     proxy_factory: string;
     fallback_handler: string;
   }>(
-    "select singleton, proxy_factory, fallback_handler from safe_deployments where chain_id = $1",
-    [chain.chainId],
+    `select singleton, proxy_factory, fallback_handler from safe_deployments
+      where chain_id = $1 and genesis_hash = $2`,
+    [chain.chainId, await genesisHash(chain)],
   );
   const c = s.config;
   const configured = c.POLYGON_SAFE_SINGLETON || c.POLYGON_SAFE_PROXY_FACTORY ||
@@ -114,9 +131,10 @@ export async function deploySafeContracts(
       `chain ${chain.chainId} already has the canonical Safe 1.4.1 deployment; it is used as is`,
     );
   }
+  const genesis = await genesisHash(chain);
   const [existing] = await s.db.query<{ singleton: string }>(
-    "select singleton from safe_deployments where chain_id = $1",
-    [chain.chainId],
+    "select singleton from safe_deployments where chain_id = $1 and genesis_hash = $2",
+    [chain.chainId, genesis],
   );
   if (existing) {
     throw new DomainError(
@@ -138,9 +156,9 @@ export async function deploySafeContracts(
   }
   const [singleton, proxyFactory, fallbackHandler] = deployed;
   await s.db.query(
-    `insert into safe_deployments (chain_id, singleton, proxy_factory, fallback_handler, deployed_by)
-     values ($1, $2, $3, $4, $5)`,
-    [chain.chainId, singleton, proxyFactory, fallbackHandler, from],
+    `insert into safe_deployments (chain_id, genesis_hash, singleton, proxy_factory,
+       fallback_handler, deployed_by) values ($1, $2, $3, $4, $5, $6)`,
+    [chain.chainId, genesis, singleton, proxyFactory, fallbackHandler, from],
   );
   return { singleton, proxyFactory, fallbackHandler, txHashes };
 }

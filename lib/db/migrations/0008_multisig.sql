@@ -1,12 +1,16 @@
 -- Multi-signature wallets (Safe 1.4.1): the Safe contracts deployed by the service per chain,
 -- recorded wallets, prepared Safe transactions, and their link to the transaction records.
+-- Keyed by the chain's genesis block too: a restarted local chain (same chain id, new genesis)
+-- does not have the contracts an earlier instance had.
 create table safe_deployments (
-  chain_id integer primary key,
+  chain_id integer not null,
+  genesis_hash text not null,
   singleton text not null,
   proxy_factory text not null,
   fallback_handler text not null,
   deployed_by text not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  primary key (chain_id, genesis_hash)
 );
 
 create table multisig_wallets (
