@@ -112,38 +112,12 @@ export async function createTransaction(
     functionName: intent.functionName,
     args: intent.args,
   });
-  if (!req.isSend) {
-    const safe = await findSafe(s, {
-      chainId: chain.chainId,
-      address: intent.from,
-      gameIndex: req.gameIndex,
-    });
-    if (safe) {
-      return await createSafeTransaction(s, chain, {
-        safe,
-        to: intent.to,
-        data,
-        action: intent.action,
-        encoded: req.encoded,
-        requestId,
-        record: (safeTxHash) =>
-          txRecordStatement({
-            requestId,
-            req,
-            chainId: chain.chainId,
-            type: intent.type,
-            status: "WAITING",
-            from: intent.from,
-            contract: intent.to,
-            hash: null,
-            nonce: null,
-            now: new Date(s.clock.now()),
-            safeTxHash,
-          }),
-      });
-    }
-  }
-  const [gasEstimate, fees] = await Promise.all([
+  // Whether the sender is a recorded multi-signature wallet is asked alongside the estimate (which
+  // simulates the call from the sender either way), so the plain path waits for no extra query.
+  const [safe, estimated, fees] = await Promise.all([
+    req.isSend
+      ? null
+      : findSafe(s, { chainId: chain.chainId, address: intent.from, gameIndex: req.gameIndex }),
     onChain(intent.action, () =>
       chain.client.estimateContractGas({
         abi: intent.abi,
@@ -151,9 +125,36 @@ export async function createTransaction(
         functionName: intent.functionName,
         args: intent.args,
         account: intent.from,
-      })),
+      })).then((gas) => ({ gas }), (err: unknown) => ({ err })),
     currentFees(chain),
   ]);
+  if (safe) {
+    return await createSafeTransaction(s, chain, {
+      safe,
+      to: intent.to,
+      data,
+      action: intent.action,
+      encoded: req.encoded,
+      requestId,
+      simulated: "gas" in estimated,
+      record: (safeTxHash) =>
+        txRecordStatement({
+          requestId,
+          req,
+          chainId: chain.chainId,
+          type: intent.type,
+          status: "WAITING",
+          from: intent.from,
+          contract: intent.to,
+          hash: null,
+          nonce: null,
+          now: new Date(s.clock.now()),
+          safeTxHash,
+        }),
+    });
+  }
+  if ("err" in estimated) throw estimated.err;
+  const gasEstimate = estimated.gas;
   // Headroom: state may move between estimate and inclusion.
   const gas = gasEstimate + gasEstimate / 10n;
   const now = new Date(s.clock.now());

@@ -108,13 +108,17 @@ export async function createSafeTransaction(s: Services, chain: PolygonChain, q:
   action: string;
   encoded: boolean;
   requestId: string;
+  /** True when the caller already simulated the call from the wallet successfully. */
+  simulated?: boolean;
   record(safeTxHash: Hex): Statement;
 }) {
   const safe = await ensureDeployed(s, chain, q.safe);
-  await onChain(
-    q.action,
-    () => chain.client.estimateGas({ account: safe.address, to: q.to, data: q.data }),
-  );
+  if (!q.simulated) {
+    await onChain(
+      q.action,
+      () => chain.client.estimateGas({ account: safe.address, to: q.to, data: q.data }),
+    );
+  }
   return await withSendLock(s.db, { chainId: chain.chainId, address: safe.address }, async () => {
     const onChainNonce = await safeNonce(chain, safe.address);
     const holdSince = new Date(s.clock.now() - s.config.SAFE_NONCE_HOLD_MS);
