@@ -89,16 +89,18 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
   }
   if (decided.length === 0) return;
   // One statement for the batch; only the instance that moves a row out of PENDING schedules
-  // its callback. A settled execTransaction settles the request it executed (exec_of) too.
+  // its callback. A settled execTransaction settles the request it executed (exec_of) too; a
+  // reverted execution leaves the Safe nonce unused, so a later successful one may still follow.
   const moved = await s.db.query(
     `update chain_txs t set status = x.status, updated_at = $2,
-            tx_hash = coalesce(t.tx_hash, x.tx_hash),
+            tx_hash = x.tx_hash,
             callback_state = case when t.callback_url is null then 'none' else 'due' end,
             callback_next_at = $2
        from jsonb_to_recordset($1::jsonb) as x(request_id text, status text, tx_hash text,
               exec_of text)
       where (t.request_id = x.request_id and t.status = 'PENDING')
-         or (t.request_id = x.exec_of and t.status in ('WAITING', 'PENDING'))
+         or (t.request_id = x.exec_of and (t.status in ('WAITING', 'PENDING')
+             or (t.status = 'FAILED' and x.status = 'SUCCESS')))
       returning t.request_id`,
     [decided, new Date(nowMs)],
   );

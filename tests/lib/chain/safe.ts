@@ -35,6 +35,17 @@ export async function signAndSend(
   wallet: TestWallet,
   rawTx: Hex | Record<string, unknown>,
 ): Promise<Hex> {
+  const { hash, status } = await sendSigned(wallet, rawTx);
+  if (status !== "success") throw new Error(`transaction ${hash} reverted`);
+  return hash;
+}
+
+/** Like signAndSend, optionally with another gas limit; answers the hash and receipt status. */
+export async function sendSigned(
+  wallet: TestWallet,
+  rawTx: Hex | Record<string, unknown>,
+  options: { gas?: bigint } = {},
+): Promise<{ hash: Hex; status: "success" | "reverted" }> {
   const { client } = await chainEnv();
   const tx: TransactionSerializableEIP1559 = typeof rawTx === "string"
     ? parseTransaction(rawTx) as TransactionSerializableEIP1559
@@ -48,11 +59,11 @@ export async function signAndSend(
       maxFeePerGas: BigInt(rawTx.maxFeePerGas as number),
       maxPriorityFeePerGas: BigInt(rawTx.maxPriorityFeePerGas as number),
     };
+  if (options.gas !== undefined) tx.gas = options.gas;
   const signed = await privateKeyToAccount(wallet.privateKey).signTransaction(tx);
   const hash = await client.sendRawTransaction({ serializedTransaction: signed });
   const receipt = await client.waitForTransactionReceipt({ hash, timeout: 10_000 });
-  if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
-  return hash;
+  return { hash, status: receipt.status };
 }
 
 /** Creates a wallet through the API and deploys it by sending its rawTx from `creator`. */

@@ -34,6 +34,13 @@ Deno.test({
       },
     );
 
+    const stranger = await admin("GET", `/admin/v1/wallets/0x${"42".repeat(20)}`);
+    assert.equal(stranger.body.keyHeld, false);
+    assert.equal(stranger.body.gameIndex, null);
+    const badAddress = await admin("GET", "/admin/v1/wallets/0x1234");
+    assert.equal(badAddress.status, 400);
+    assert.equal(badAddress.body.error.message, "address is not a valid address");
+
     // Without gas a deploy says so (and which wallet), instead of a bare chain error.
     const broke = await admin("POST", "/admin/v1/contracts/deploy", {
       network: "polygon",

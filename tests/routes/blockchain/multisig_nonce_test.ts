@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { admin, callJson } from "../../harness.ts";
-import { chainTestOptions, fundedWallet, nftTenant } from "../../lib/chain/anvil.ts";
-import { createSafe, owners, safeContractsReady, signAndSend } from "../../lib/chain/safe.ts";
+import { chainTestOptions, fundedWallet, nftTenant, settleSent } from "../../lib/chain/anvil.ts";
+import {
+  createSafe,
+  owners,
+  safeContractsReady,
+  sendSigned,
+  signAndSend,
+} from "../../lib/chain/safe.ts";
+import { callbackSink } from "./callback_sink.ts";
 
 Deno.test({
   ...chainTestOptions,
@@ -71,6 +78,82 @@ Deno.test({
       assert.equal(d.rawTx.nonce, 1);
     } finally {
       clock.reset();
+    }
+  },
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name:
+    "a reverted execution fails the prepared request; a later successful one makes it SUCCESS with a second callback",
+  async fn() {
+    const { tenant, player, nft } = await nftTenant("multisig retry game");
+    await safeContractsReady(tenant.gameIndex);
+    const headers = tenant.chainHeaders;
+    const creator = await fundedWallet(tenant.gameIndex, { kms: false });
+    const [o1, o2] = owners(2);
+    const safe = await createSafe(headers, creator, [o1.address, o2.address], 1);
+    await admin("POST", `/admin/v1/contracts/${nft}/roles`, {
+      network: "polygon",
+      role: "minter",
+      account: safe,
+      grant: true,
+    });
+    const sink = callbackSink();
+    try {
+      const mint = await callJson("POST", `/service/v1/nft/${nft}/mint`, {
+        headers,
+        json: {
+          playerId: "4",
+          from: safe,
+          to: player.address,
+          isSend: false,
+          encoded: true,
+          callbackUrl: sink.url,
+          royaltyPercentage: 0,
+          mintMsg: [{ tokenId: "20", metadata: { name: "x", image: "https://img.example/x" } }],
+        },
+      });
+      const { rawTx, hashedTx, requestId } = mint.body.data;
+      const signatures = [await o1.sign({ hash: hashedTx })];
+      const execute = () =>
+        callJson("POST", `/core/v1/multisig/tx/${safe}`, {
+          headers,
+          json: { encoded: true, from: creator.address, tx: rawTx, signatures },
+        });
+      const status = async () => {
+        await settleSent(tenant.appid);
+        const list = await callJson("GET", "/service/v1/tx?limit=100", { headers });
+        return list.body.data.transactions.find((t: { requestId: string }) =>
+          t.requestId === requestId
+        ).txStatus;
+      };
+      const register = (id: string, txHash: string) =>
+        callJson("PATCH", "/service/v1/tx/hash", { headers, json: { requestId: id, txHash } });
+
+      // Too little gas: execTransaction runs out and reverts; the Safe nonce stays unused.
+      const first = await execute();
+      assert.equal(first.body.code, 0, JSON.stringify(first.body));
+      const starved = await sendSigned(creator, first.body.data.rawTx, { gas: 60_000n });
+      assert.equal(starved.status, "reverted");
+      await register(first.body.data.requestId, starved.hash);
+      assert.equal(await status(), "FAILED");
+
+      const second = await execute();
+      assert.equal(second.body.code, 0, JSON.stringify(second.body));
+      const sent = await sendSigned(creator, second.body.data.rawTx);
+      assert.equal(sent.status, "success");
+      await register(second.body.data.requestId, sent.hash);
+      assert.equal(await status(), "SUCCESS");
+      for (let i = 0; i < 50 && sink.received.length < 2; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(
+        sink.received.map((r) => [r.body.txStatus, r.body.txHash]),
+        [["FAILED", starved.hash], ["SUCCESS", sent.hash]],
+      );
+    } finally {
+      await sink.close();
     }
   },
 });

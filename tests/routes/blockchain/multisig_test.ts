@@ -4,6 +4,7 @@ import { admin, callJson } from "../../harness.ts";
 import { chainTestOptions, fundedWallet, nftTenant, settleSent } from "../../lib/chain/anvil.ts";
 import { owners, safeContractsReady, signAndSend } from "../../lib/chain/safe.ts";
 import { callbackSink } from "./callback_sink.ts";
+import { runScheduled } from "../../../lib/scheduled.ts";
 import { abi as safeAbi } from "../../../contracts/artifacts/safe/SafeL2.ts";
 import { abi as nftAbi } from "../../../contracts/artifacts/GameNFT.ts";
 
@@ -235,11 +236,12 @@ Deno.test({
   ...chainTestOptions,
   name: "multisig creation validates signers and threshold, and needs no chain write",
   async fn() {
-    const { tenant, client } = await nftTenant("multisig validation game");
+    const { tenant, client, services } = await nftTenant("multisig validation game");
     await safeContractsReady(tenant.gameIndex);
     const headers = tenant.chainHeaders;
     const [a, b] = owners(2);
-    const from = a.address;
+    const creator = await fundedWallet(tenant.gameIndex, { kms: false });
+    const from = creator.address;
     const create = (json: Record<string, unknown>) =>
       callJson("POST", "/core/v1/multisig", { headers, json: { from, ...json } });
     const zero = await create({ signers: [a.address, b.address], threshold: 0 });
@@ -277,5 +279,25 @@ Deno.test({
     assert.equal(listed.body.multisig.length, 2);
     assert.equal(listed.body.multisig[0].state, "CREATING");
     assert.deepEqual(listed.body.multisig[0].owners, [a.address, b.address]);
+
+    // The scheduled tracker notices the wallet once its creation is mined.
+    await signAndSend(creator, second.body.data.rawTx);
+    await runScheduled(services);
+    const after = await admin("GET", `/admin/v1/multisig?gameIndex=${tenant.gameIndex}`);
+    const byAddress = new Map(
+      after.body.multisig.map((w: { address: string; state: string }) => [w.address, w.state]),
+    );
+    assert.equal(byAddress.get(second.body.data.address), "DEPLOYED");
+    assert.equal(byAddress.get(first.body.data.address), "CREATING");
+    const again = await create({ ...body, saltNonce: second.body.data.saltNonce });
+    assert.equal(again.body.code, 2111, JSON.stringify(again.body));
+
+    const xpla = await callJson("POST", "/core/v1/multisig", {
+      headers: { ...headers, "x-network": "xpla" },
+      json: { from, ...body },
+    });
+    assert.equal(xpla.body.code, 1008);
+    const anonymous = await callJson("POST", "/core/v1/multisig", { json: { from, ...body } });
+    assert.equal(anonymous.status, 401);
   },
 });
