@@ -7,28 +7,11 @@
  * 2. assembling execTransaction from two owner signatures (`/core/v1/multisig/tx`).
  */
 import { callJson, testEnv } from "../tests/harness.ts";
-import { fundedWallet, nftTenant } from "../tests/lib/chain/anvil.ts";
-import { createSafe, owners, safeContractsReady } from "../tests/lib/chain/safe.ts";
+import { safeMinterTenant } from "../tests/lib/chain/safe.ts";
 import { findSafe } from "../lib/chain/safe/wallets.ts";
-import { admin } from "../tests/harness.ts";
 
-const t = await nftTenant("multisig bench game", { name: "M" });
-const { tenant, minter, player, nft } = t;
-await safeContractsReady(tenant.gameIndex);
-const creator = await fundedWallet(tenant.gameIndex, { kms: false });
-const [o1, o2, o3] = owners(3);
-const safe = await createSafe(
-  tenant.chainHeaders,
-  creator,
-  [o1.address, o2.address, o3.address],
-  2,
-);
-await admin("POST", `/admin/v1/contracts/${nft}/roles`, {
-  network: "polygon",
-  role: "minter",
-  account: safe,
-  grant: true,
-});
+const t = await safeMinterTenant("multisig bench game", 3, 2);
+const { tenant, minter, player, nft, creator, safe, owners: [o1, o2] } = t;
 const { services } = await testEnv();
 
 let next = 5_000_000;

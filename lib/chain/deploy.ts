@@ -1,5 +1,5 @@
 /** Deploys a bundled contract signed by a KMS wallet, waits for it, and registers it. */
-import { type Abi, encodeDeployData, type Hex, zeroHash } from "viem";
+import { type Abi, encodeDeployData, getAddress, type Hex, zeroHash } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
@@ -153,27 +153,10 @@ export async function deployContract(
   }
   const data = deployData(req, from);
   const { plan, missing } = await planTrust(s, chain, req, from);
-  const [gas, fees] = await Promise.all([
-    onChain("deploy", () => chain.client.estimateGas({ account: from, data })),
-    currentFees(chain),
-  ]);
-  const { hash } = await signAndBroadcast(s, chain, {
-    from,
-    gameIndex: req.gameIndex,
-    data,
-    gas: gas + gas / 10n,
-    ...fees,
-  });
-  const receipt = await onChain(
-    "deploy",
-    () => chain.client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 200 }),
-  );
-  if (receipt.status !== "success" || !receipt.contractAddress) {
-    throw new DomainError("invalid", "TX_REVERTED", `deployment ${hash} reverted`);
-  }
+  const { address, hash } = await deployFrom(s, chain, { from, gameIndex: req.gameIndex, data });
   const contract = await registerContract(s.db, {
     network: req.network,
-    address: receipt.contractAddress,
+    address,
     type: req.type,
     name: req.name,
     owner: from,
@@ -205,4 +188,31 @@ export async function deployContract(
     }
   }
   return { address: contract.address, txHash: hash, contract, calls, missingCalls: missing };
+}
+
+/** Sends a contract creation from a held wallet and waits for its receipt; answers the address. */
+export async function deployFrom(
+  s: Services,
+  chain: PolygonChain,
+  q: { from: Hex; gameIndex: number; data: Hex },
+): Promise<{ address: Hex; hash: Hex }> {
+  const [gas, fees] = await Promise.all([
+    onChain("deploy", () => chain.client.estimateGas({ account: q.from, data: q.data })),
+    currentFees(chain),
+  ]);
+  const { hash } = await signAndBroadcast(s, chain, {
+    from: q.from,
+    gameIndex: q.gameIndex,
+    data: q.data,
+    gas: gas + gas / 10n,
+    ...fees,
+  });
+  const receipt = await onChain(
+    "deploy",
+    () => chain.client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 200 }),
+  );
+  if (receipt.status !== "success" || !receipt.contractAddress) {
+    throw new DomainError("invalid", "TX_REVERTED", `deployment ${hash} reverted`);
+  }
+  return { address: getAddress(receipt.contractAddress), hash };
 }

@@ -11,7 +11,7 @@ import * as factoryArtifact from "../../../contracts/artifacts/safe/SafeProxyFac
 import * as handlerArtifact from "../../../contracts/artifacts/safe/CompatibilityFallbackHandler.ts";
 import { canonicalSafe141 } from "../../../contracts/artifacts/safe/canonical.ts";
 import { onChain, type PolygonChain } from "../polygon.ts";
-import { currentFees, signAndBroadcast } from "../sending.ts";
+import { deployFrom } from "../deploy.ts";
 import { parseAddress } from "../registry.ts";
 
 /** The Safe contracts a chain uses, and where the addresses came from. */
@@ -161,31 +161,4 @@ export async function deploySafeContracts(
     [chain.chainId, genesis, singleton, proxyFactory, fallbackHandler, from],
   );
   return { singleton, proxyFactory, fallbackHandler, txHashes };
-}
-
-/** Sends a contract creation from a held wallet and waits for its receipt. */
-export async function deployFrom(
-  s: Services,
-  chain: PolygonChain,
-  q: { from: Hex; gameIndex: number; data: Hex },
-): Promise<{ address: Hex; hash: Hex }> {
-  const [gas, fees] = await Promise.all([
-    onChain("deploy", () => chain.client.estimateGas({ account: q.from, data: q.data })),
-    currentFees(chain),
-  ]);
-  const { hash } = await signAndBroadcast(s, chain, {
-    from: q.from,
-    gameIndex: q.gameIndex,
-    data: q.data,
-    gas: gas + gas / 10n,
-    ...fees,
-  });
-  const receipt = await onChain(
-    "deploy",
-    () => chain.client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 200 }),
-  );
-  if (receipt.status !== "success" || !receipt.contractAddress) {
-    throw new DomainError("invalid", "TX_REVERTED", `deployment ${hash} reverted`);
-  }
-  return { address: getAddress(receipt.contractAddress), hash };
 }

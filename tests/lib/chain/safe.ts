@@ -6,7 +6,7 @@
 import { type Hex, parseTransaction, type TransactionSerializableEIP1559 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { admin, callJson } from "../../harness.ts";
-import { chainEnv, fundedWallet, type TestWallet } from "./anvil.ts";
+import { chainEnv, fundedWallet, nftTenant, type TestWallet } from "./anvil.ts";
 
 let deployed: Promise<{ singleton: Hex; proxyFactory: Hex; fallbackHandler: Hex }> | undefined;
 
@@ -80,4 +80,26 @@ export async function createSafe(
   if (res.body?.code !== 0) throw new Error(`multisig create failed: ${JSON.stringify(res.body)}`);
   await signAndSend(creator, res.body.data.rawTx);
   return res.body.data.address;
+}
+
+/** A fresh NFT tenant plus a deployed wallet of `n` test-held owners that holds the minter role. */
+export async function safeMinterTenant(name: string, n: number, threshold: number) {
+  const t = await nftTenant(name);
+  await safeContractsReady(t.tenant.gameIndex);
+  const creator = await fundedWallet(t.tenant.gameIndex, { kms: false });
+  const keys = owners(n);
+  const safe = await createSafe(
+    t.tenant.chainHeaders,
+    creator,
+    keys.map((k) => k.address),
+    threshold,
+  );
+  const granted = await admin("POST", `/admin/v1/contracts/${t.nft}/roles`, {
+    network: "polygon",
+    role: "minter",
+    account: safe,
+    grant: true,
+  });
+  if (granted.status !== 200) throw new Error(`grant failed: ${JSON.stringify(granted.body)}`);
+  return { ...t, creator, owners: keys, safe };
 }

@@ -1,13 +1,7 @@
 import assert from "node:assert/strict";
-import { admin, callJson } from "../../harness.ts";
-import { chainTestOptions, fundedWallet, nftTenant, settleSent } from "../../lib/chain/anvil.ts";
-import {
-  createSafe,
-  owners,
-  safeContractsReady,
-  sendSigned,
-  signAndSend,
-} from "../../lib/chain/safe.ts";
+import { callJson } from "../../harness.ts";
+import { chainTestOptions, settleSent } from "../../lib/chain/anvil.ts";
+import { safeMinterTenant, sendSigned, signAndSend } from "../../lib/chain/safe.ts";
 import { callbackSink } from "./callback_sink.ts";
 
 Deno.test({
@@ -15,18 +9,9 @@ Deno.test({
   name:
     "Safe nonces: prepared transactions take consecutive nonces, execute in order, and stop holding after SAFE_NONCE_HOLD_MS",
   async fn() {
-    const { tenant, player, nft, clock, services } = await nftTenant("multisig nonce game");
-    await safeContractsReady(tenant.gameIndex);
+    const { tenant, player, nft, clock, services, creator, safe, owners: [, o2] } =
+      await safeMinterTenant("multisig nonce game", 2, 1);
     const headers = tenant.chainHeaders;
-    const creator = await fundedWallet(tenant.gameIndex, { kms: false });
-    const [o1, o2] = owners(2);
-    const safe = await createSafe(headers, creator, [o1.address, o2.address], 1);
-    await admin("POST", `/admin/v1/contracts/${nft}/roles`, {
-      network: "polygon",
-      role: "minter",
-      account: safe,
-      grant: true,
-    });
     const prepare = async (tokenId: string) => {
       const res = await callJson("POST", `/service/v1/nft/${nft}/mint`, {
         headers,
@@ -87,18 +72,12 @@ Deno.test({
   name:
     "a reverted execution fails the prepared request; a later successful one makes it SUCCESS with a second callback",
   async fn() {
-    const { tenant, player, nft } = await nftTenant("multisig retry game");
-    await safeContractsReady(tenant.gameIndex);
+    const { tenant, player, nft, creator, safe, owners: [o1] } = await safeMinterTenant(
+      "multisig retry game",
+      2,
+      1,
+    );
     const headers = tenant.chainHeaders;
-    const creator = await fundedWallet(tenant.gameIndex, { kms: false });
-    const [o1, o2] = owners(2);
-    const safe = await createSafe(headers, creator, [o1.address, o2.address], 1);
-    await admin("POST", `/admin/v1/contracts/${nft}/roles`, {
-      network: "polygon",
-      role: "minter",
-      account: safe,
-      grant: true,
-    });
     const sink = callbackSink();
     try {
       const mint = await callJson("POST", `/service/v1/nft/${nft}/mint`, {
