@@ -6,6 +6,7 @@ import {
   concat,
   encodeFunctionData,
   encodePacked,
+  getAddress,
   getContractAddress,
   type Hex,
   keccak256,
@@ -258,15 +259,15 @@ async function markDeployed(s: Services, chainId: number, addresses: string[]) {
   );
 }
 
-/** A recorded wallet on the chain (any game), or null. */
+/** A recorded wallet on the chain (any game), or null; addresses are stored checksummed. */
 export async function findSafe(
   s: Services,
   q: { chainId: number; address: string; gameIndex?: number },
 ): Promise<SafeRecord | null> {
   const [row] = await s.db.query<SafeRow>(
     `select ${COLUMNS} from multisig_wallets
-      where chain_id = $1 and lower(address) = lower($2) and ($3::int is null or game_index = $3)`,
-    [q.chainId, q.address, q.gameIndex ?? null],
+      where chain_id = $1 and address = $2 and ($3::int is null or game_index = $3)`,
+    [q.chainId, getAddress(q.address), q.gameIndex ?? null],
   );
   return row ? toRecord(row) : null;
 }
@@ -321,14 +322,18 @@ export async function listSafes(
   return { wallets: rows.map(toRecord), total: Number(rows[0]?.total ?? 0) };
 }
 
-/** Scheduled: marks wallets whose creation transaction has been mined as DEPLOYED. */
+// Wallets whose creation was never sent stop being polled after a day (use still notices them).
+const NOTICE_WINDOW_MS = 86_400_000;
+
+/** Scheduled: marks wallets created in the last day whose creation is mined as DEPLOYED. */
 export async function noticeDeployedSafes(s: Services) {
   const chain = s.chain;
   if (!chain) return;
   const rows = await s.db.query<{ address: string }>(
-    `select address from multisig_wallets where chain_id = $1 and state = 'CREATING'
+    `select address from multisig_wallets
+      where chain_id = $1 and state = 'CREATING' and created_at > $2
       order by created_at desc limit 50`,
-    [chain.chainId],
+    [chain.chainId, new Date(s.clock.now() - NOTICE_WINDOW_MS)],
   );
   const found: string[] = [];
   for (const row of rows) {
