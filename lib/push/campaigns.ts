@@ -223,7 +223,7 @@ async function cancelCampaign(services: Services, existing: StoredCampaign, game
        update push_campaigns set status = 4, updated_at = now()
        where id = $1 and game_index = $2 and status in (1, 2) returning id),
      s as (update push_slices set state = 'cancelled'
-       where campaign_id in (select id from c) and state = 'pending')
+       where campaign_id in (select id from c) and state in ('pending', 'leased'))
      select id from c`,
     [existing.id, gameIndex],
   );

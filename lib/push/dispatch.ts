@@ -7,6 +7,7 @@
 import type { Services } from "../services.ts";
 import { configuredSink, type PushDelivery, type PushSink } from "./sinks.ts";
 import type { PushMessageInput } from "./campaign_schema.ts";
+import { deliverToProviders, providerApps, settleBatch, settleInterrupted } from "./delivery.ts";
 
 /** How long a claimed slice stays ours before another dispatcher may take it over. */
 export const SLICE_LEASE_MS = 5 * 60_000;
@@ -20,11 +21,13 @@ type ClaimedSlice = {
   slice_count: number;
   zones: string[] | null;
   lease_until: Date;
+  attempts: number;
 };
 
 type CampaignRow = {
   id: string;
   uuid: string;
+  appids: string[];
   campaign: {
     defaultLanguage: string;
     notification: Record<string, PushMessageInput>;
@@ -59,7 +62,8 @@ async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
        order by send_at, id
        limit $3
        for update skip locked)
-     returning s.id, s.campaign_id, s.slice_index, s.slice_count, s.zones, s.lease_until`,
+     returning s.id, s.campaign_id, s.slice_index, s.slice_count, s.zones, s.lease_until,
+       s.attempts`,
     [new Date(nowMs), new Date(nowMs + SLICE_LEASE_MS), limit],
   );
 }
@@ -98,7 +102,7 @@ async function sendClaimed(
       `with started as (
          update push_campaigns set status = 2, updated_at = now()
          where status = 1 and id in (select (jsonb_array_elements_text($1::jsonb))::bigint))
-       select id, uuid, campaign from push_campaigns
+       select id, uuid, appids, campaign from push_campaigns
        where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`,
       [campaignIds],
     )).map((c) => [c.id, c]),
@@ -110,7 +114,12 @@ async function sendClaimed(
       result.slices++;
       result.messages += sent;
     } catch (err) {
-      // The lease expires and a later run retries the slice; receivers deduplicate on message id.
+      // The lease expires and a later run retries the slice; receivers deduplicate on message id,
+      // provider sends on the delivery rows.
+      if (err instanceof SliceStopped) {
+        services.log.info(err.message);
+        continue;
+      }
       result.failed++;
       services.log.error("push slice failed", { sliceId: slice.id, err });
     }
@@ -123,6 +132,10 @@ async function sendSlice(
   slice: ClaimedSlice,
   campaign: CampaignRow,
 ): Promise<number> {
+  // Apps with provider credentials go to FCM / APNs; the others to the configured sink.
+  const apps = await providerApps(services, campaign.appids);
+  // A slice taken over after its lease ran out: settle what the previous run left in flight.
+  if (slice.attempts > 1) await settleInterrupted(services, slice.id);
   let after = "0";
   let sent = 0;
   for (;;) {
@@ -131,6 +144,7 @@ async function sendSlice(
        from push_campaigns c
        join push_devices d on d.game_index = c.game_index
        where c.id = $1
+         and d.active
          and d.appid in (select jsonb_array_elements_text(c.appids))
          and d.country in (select jsonb_array_elements_text(c.countries))
          and ($2::jsonb is null or d.zone in (select jsonb_array_elements_text($2::jsonb)))
@@ -141,17 +155,48 @@ async function sendSlice(
            where t.targeting_id = c.targeting_id and t.appid = d.appid and (
              (t.kind = 'playerId' and t.value = d.player_id) or (t.kind = 'vid' and t.value = d.vid)
              or (t.kind = 'uid' and t.value = d.uid) or (t.kind = 'did' and t.value = d.did))))
+         and not exists (
+           select 1 from push_deliveries x where x.slice_id = $7 and x.device_id = d.id)
        order by d.id
        limit $6`,
-      [slice.campaign_id, slice.zones, slice.slice_count, slice.slice_index, after, PAGE],
+      [slice.campaign_id, slice.zones, slice.slice_count, slice.slice_index, after, PAGE, slice.id],
     );
     if (devices.length === 0) return sent;
     const batch = devices.map((d) => buildDelivery(slice, campaign, d))
       .filter((d): d is PushDelivery => d !== null);
-    await sink.deliver(batch);
-    sent += batch.length;
+    const viaProviders = batch.filter((d) => apps.has(d.appid));
+    const viaSink = batch.filter((d) => !apps.has(d.appid));
+    if (viaSink.length > 0) {
+      await sink.deliver(viaSink);
+      await services.db.query(
+        `update push_slices set targeted = targeted + $2, sent = sent + $2,
+           started_at = coalesce(started_at, now()) where id = $1`,
+        [slice.id, viaSink.length],
+      );
+      sent += viaSink.length;
+    }
+    if (viaProviders.length > 0) {
+      const settled = await deliverToProviders(services, slice.id, viaProviders, apps);
+      const leaseUntil = new Date(services.clock.now() + SLICE_LEASE_MS);
+      const { keep } = await settleBatch(services, slice, settled, {
+        heldUntil: slice.lease_until,
+        leaseUntil,
+      });
+      sent += settled.filter((s) => s.state === "sent").length;
+      // The lease was lost (another dispatcher took over) or the campaign was cancelled.
+      if (!keep) throw new SliceStopped(slice.id);
+      slice.lease_until = leaseUntil;
+    }
     after = devices[devices.length - 1].id;
     if (devices.length < PAGE) return sent;
+  }
+}
+
+/** A slice whose sending stopped because its lease or its campaign went away. */
+class SliceStopped extends Error {
+  override name = "SliceStopped";
+  constructor(sliceId: string) {
+    super(`slice ${sliceId} stopped: lease lost or campaign cancelled`);
   }
 }
 
