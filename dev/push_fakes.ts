@@ -14,11 +14,12 @@
  *   POST /_fake/apns/keys {bundleId}             -> {teamId, keyId, privateKey} (.p8 PEM)
  *   POST /_fake/script {token, answers:[{status, code?, retryAfter?}], unregistered?}
  *   POST /_fake/fcm/expire-tokens {projectId}     access tokens issued so far answer 401
- *   POST /_fake/apns/expire-tokens {keyId}        provider tokens signed so far answer 403
+ *   POST /_fake/apns/expire-tokens {keyId}        tokens with an iat up to the newest seen answer 403
  *   POST /_fake/delay {ms}                        every provider answer waits ms
  *   GET  /_fake/received?project=..|topic=..      accepted messages (FCM by project, APNs by topic)
  *   GET  /_fake/requests?token=..                 every provider request for a token, with times
- *   GET  /_fake/stats                             counts
+ *   POST /_fake/fcm/revoke {projectId}            the account's key is deleted (invalid_grant)
+ *   GET  /_fake/stats?project=..                  counts (projectTokens: tokens issued to it)
  *
  *   deno task push-fakes    prints the settings that point the platform at these fakes
  */
@@ -123,7 +124,9 @@ interface ApnsKey {
   bundleId: string;
   publicJwk: JWK;
   key?: VerifyKey;
-  expiredBefore: number;
+  /** Newest iat seen, and the iat up to which tokens count as expired (a simulated hour). */
+  newestIat: number;
+  expiredIat: number;
 }
 
 /** One request a provider fake saw. */
@@ -367,6 +370,7 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
   const received: Received[] = [];
   const seen = new Map<string, SeenRequest[]>();
   const stats = { fcm: 0, apns: 0, tokens: 0, refused: 0 };
+  const tokensByProject = new Map<string, number>();
   let delayMs = 0;
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handle);
@@ -447,6 +451,7 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
       return refuse("invalid_grant", `Invalid JWT: ${(err as Error).message}`);
     }
     stats.tokens++;
+    tokensByProject.set(account.projectId, (tokensByProject.get(account.projectId) ?? 0) + 1);
     const token = `ya29.fake-${randomHex(24)}`;
     accessTokens.set(token, { projectId: account.projectId, expiresAt: Date.now() + 3600_000 });
     return Response.json({ access_token: token, expires_in: 3599, token_type: "Bearer" });
@@ -626,9 +631,10 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
     } catch {
       return { status: 403, reason: "InvalidProviderToken" };
     }
-    if (iat * 1000 < Date.now() - 3600_000 || iat * 1000 < key.expiredBefore) {
+    if (iat * 1000 < Date.now() - 3600_000 || iat <= key.expiredIat) {
       return { status: 403, reason: "ExpiredProviderToken" };
     }
+    key.newestIat = Math.max(key.newestIat, iat);
     const topic = h["apns-topic"];
     if (!topic) return { status: 400, reason: "MissingTopic" };
     if (topic !== key.bundleId) return { status: 400, reason: "TopicDisallowed" };
@@ -738,7 +744,8 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
           keyId: randomUpper(10),
           bundleId: String(json.bundleId ?? "com.example.game"),
           publicJwk: await crypto.subtle.exportKey("jwk", pair.publicKey) as JWK,
-          expiredBefore: 0,
+          newestIat: 0,
+          expiredIat: 0,
         };
         apnsKeys.set(key.keyId, key);
         return Response.json({
@@ -762,7 +769,7 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
       }
       case "POST /_fake/apns/expire-tokens": {
         const key = apnsKeys.get(String(json.keyId));
-        if (key) key.expiredBefore = Date.now() + 1000;
+        if (key) key.expiredIat = key.newestIat;
         return Response.json({ ok: true });
       }
       case "POST /_fake/delay":
@@ -780,7 +787,10 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
       case "GET /_fake/requests":
         return Response.json(seen.get(q.get("token") ?? "") ?? []);
       case "GET /_fake/stats":
-        return Response.json(stats);
+        return Response.json({
+          ...stats,
+          projectTokens: tokensByProject.get(q.get("project") ?? "") ?? 0,
+        });
       default:
         return Response.json({ error: `unknown control ${req.method} ${path}` }, { status: 404 });
     }

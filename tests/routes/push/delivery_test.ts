@@ -1,30 +1,17 @@
 import assert from "node:assert/strict";
-import { apnsToken, fcmToken, providerCredentials, pushFakes } from "./fakes.ts";
-import { admin, callJson, seedTenant, testEnv } from "../../harness.ts";
-import { campaignBody, postCampaign, type PushTenant, pushTenant } from "./fixture.ts";
-import { dispatchDuePushes } from "../../../lib/push/dispatch.ts";
+import {
+  apnsToken,
+  dispatchAt,
+  fcmToken,
+  providerCredentials,
+  pushFakes,
+  registerDevice as device,
+} from "./fakes.ts";
+import { admin, seedTenant, testEnv } from "../../harness.ts";
+import { campaignBody, postCampaign, pushTenant } from "./fixture.ts";
 
 const fk = await pushFakes();
 const DUE = Date.UTC(2027, 4, 3, 1) + 1000; // the fixture's 2027-05-03 10:00 Asia/Seoul
-
-async function device(t: PushTenant, body: Record<string, unknown>) {
-  const r = await callJson("POST", "/push/v1/devices", {
-    headers: t.headers,
-    json: { appid: t.tenant.appid, country: "KR", ...body },
-  });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  return r.body as { id: number };
-}
-
-async function dispatchAt(ms: number) {
-  const { services, clock } = await testEnv();
-  try {
-    clock.set(ms);
-    return await dispatchDuePushes(services, clock.now());
-  } finally {
-    clock.reset();
-  }
-}
 
 async function p384Pem(): Promise<string> {
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, true, [

@@ -9,7 +9,9 @@ import {
   type SeenRequest,
 } from "../../../dev/push_fakes.ts";
 import { startPushFakes } from "../../../dev/push_fakes.ts";
-import { admin } from "../../harness.ts";
+import { admin, callJson, testEnv } from "../../harness.ts";
+import { dispatchDuePushes } from "../../../lib/push/dispatch.ts";
+import type { PushTenant } from "./fixture.ts";
 import { randomToken } from "../../../lib/crypto/hashing.ts";
 
 /** Client of the fakes' control API. */
@@ -23,6 +25,8 @@ export interface FakesClient {
   received(query: { project?: string; topic?: string }): Promise<Received[]>;
   requests(token: string): Promise<SeenRequest[]>;
   post(path: string, body: unknown): Promise<void>;
+  /** Access tokens the OAuth fake issued for a project. */
+  tokensIssued(projectId: string): Promise<number>;
 }
 
 let started: Promise<string> | undefined;
@@ -59,6 +63,8 @@ export async function pushFakes(): Promise<FakesClient> {
     async post(path, body) {
       await post(path, body);
     },
+    tokensIssued: async (projectId) =>
+      (await get(`/_fake/stats?project=${encodeURIComponent(projectId)}`)).projectTokens,
   };
 }
 
@@ -99,4 +105,36 @@ export async function providerCredentials(
   });
   if (res.status !== 200) throw new Error(`credentials: ${JSON.stringify(res.body)}`);
   return { projectId, bundleId, serviceAccount, key, view: res.body };
+}
+
+/** Registers a device of the tenant's app (country KR unless given); answers its id. */
+export async function registerDevice(t: PushTenant, body: Record<string, unknown>) {
+  const r = await callJson("POST", "/push/v1/devices", {
+    headers: t.headers,
+    json: { appid: t.tenant.appid, country: "KR", ...body },
+  });
+  if (r.status !== 200) throw new Error(`device: ${JSON.stringify(r.body)}`);
+  return r.body as { id: number };
+}
+
+/** Runs the dispatcher with the clock at `ms`. */
+export async function dispatchAt(ms: number) {
+  const { services, clock } = await testEnv();
+  try {
+    clock.set(ms);
+    return await dispatchDuePushes(services, clock.now());
+  } finally {
+    clock.reset();
+  }
+}
+
+/** The instant the fixture's campaign (10:00 Asia/Seoul) is due on 2027-05-`day`. */
+export function dueOn(day: number): number {
+  return Date.UTC(2027, 4, day, 1) + 1000;
+}
+
+/** The fixture's reservation moved to 2027-05-`day`. */
+export function reservationOn(day: number) {
+  const date = `2027-05-${String(day).padStart(2, "0")}`;
+  return { localizing: false, startDate: date, endDate: date, time: "10:00", repeat: false };
 }
