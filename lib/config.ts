@@ -70,6 +70,7 @@ const schema = z.object({
   PUSH_RETRY_MAX_MS: int(60_000, 1),
   PUSH_TIMEOUT_MS: int(10_000, 1),
   PUSH_TTL_SECONDS: int(86_400, 0),
+  PUSH_LEASE_MS: int(300_000, 1_000),
 });
 
 /** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */

@@ -230,6 +230,21 @@ async function cancelCampaign(services: Services, existing: StoredCampaign, game
   if (rows.length === 0) await explainRefusal(services, existing, CAMPAIGN_STATUS.cancelled);
 }
 
+/** Cancels a registered or sending campaign of the game (POST /push/campaigns/{id}/cancel). */
+export async function cancelCampaignById(
+  services: Services,
+  id: number,
+  gameIndex: number,
+): Promise<void> {
+  const [row] = await services.db.query<StoredCampaign>(
+    "select id, status, uuid from push_campaigns where id = $1 and game_index = $2",
+    [id, gameIndex],
+  );
+  if (!row) throw notFound(`campaign ${id} not found`, "CAMPAIGN_NOT_FOUND");
+  refuseEdit(row, CAMPAIGN_STATUS.cancelled);
+  await cancelCampaign(services, row, gameIndex);
+}
+
 async function explainRefusal(services: Services, existing: StoredCampaign, wanted: number) {
   const [row] = await services.db.query<StoredCampaign>(
     "select id, status, uuid from push_campaigns where id = $1",

@@ -9,7 +9,7 @@ import { configuredSink, type PushDelivery, type PushSink } from "./sinks.ts";
 import type { PushMessageInput } from "./campaign_schema.ts";
 import { deliverToProviders, providerApps, settleBatch, settleInterrupted } from "./delivery.ts";
 
-/** How long a claimed slice stays ours before another dispatcher may take it over. */
+/** How long a claimed slice stays ours before another dispatcher may take it over (default). */
 export const SLICE_LEASE_MS = 5 * 60_000;
 /** Devices read and delivered per batch. */
 const PAGE = 1_000;
@@ -64,7 +64,7 @@ async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
        for update skip locked)
      returning s.id, s.campaign_id, s.slice_index, s.slice_count, s.zones, s.lease_until,
        s.attempts`,
-    [new Date(nowMs), new Date(nowMs + SLICE_LEASE_MS), limit],
+    [new Date(nowMs), new Date(nowMs + services.config.PUSH_LEASE_MS), limit],
   );
 }
 
@@ -175,9 +175,13 @@ async function sendSlice(
       );
       sent += viaSink.length;
     }
-    if (viaProviders.length > 0) {
-      const settled = await deliverToProviders(services, slice.id, viaProviders, apps);
-      const leaseUntil = new Date(services.clock.now() + SLICE_LEASE_MS);
+    // Provider sends go in chunks, each recorded before and settled after, so a crash leaves
+    // at most one chunk unconfirmed; each settle also extends the lease.
+    const chunk = services.config.PUSH_CONCURRENCY * 4;
+    for (let i = 0; i < viaProviders.length; i += chunk) {
+      const part = viaProviders.slice(i, i + chunk);
+      const settled = await deliverToProviders(services, slice.id, part, apps);
+      const leaseUntil = new Date(services.clock.now() + services.config.PUSH_LEASE_MS);
       const { keep } = await settleBatch(services, slice, settled, {
         heldUntil: slice.lease_until,
         leaseUntil,
