@@ -22,6 +22,7 @@
  *   GET  /_fake/stats?project=..                  counts (projectTokens: tokens issued to it)
  *
  *   deno task push-fakes    prints the settings that point the platform at these fakes
+ *   (--count-only keeps no messages, for load tests; --json prints the settings as one JSON line)
  */
 import http2 from "node:http2";
 import {
@@ -823,6 +824,7 @@ export function pushFakesEnv(f: PushFakes): Record<string, string> {
 if (import.meta.main) {
   const fakes = await startPushFakes({ keepMessages: !Deno.args.includes("--count-only") });
   const env = pushFakesEnv(fakes);
+  if (Deno.args.includes("--json")) console.log(JSON.stringify(env));
   console.log("push fakes running; point the platform at them with:");
   console.log(
     `  FCM_ENDPOINT=${env.FCM_ENDPOINT} APNS_ENDPOINT=${env.APNS_ENDPOINT} DENO_CERT=${fakes.caFile}`,
