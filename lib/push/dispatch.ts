@@ -27,7 +27,11 @@ type ClaimedSlice = {
 type CampaignRow = {
   id: string;
   uuid: string;
+  game_index: number;
+  type: string;
+  targeting_id: string | null;
   appids: string[];
+  countries: string[];
   campaign: {
     defaultLanguage: string;
     notification: Record<string, PushMessageInput>;
@@ -102,7 +106,8 @@ async function sendClaimed(
       `with started as (
          update push_campaigns set status = 2, updated_at = now()
          where status = 1 and id in (select (jsonb_array_elements_text($1::jsonb))::bigint))
-       select id, uuid, appids, campaign from push_campaigns
+       select id, uuid, game_index, type, targeting_id, appids, countries, campaign
+       from push_campaigns
        where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`,
       [campaignIds],
     )).map((c) => [c.id, c]),
@@ -139,27 +144,41 @@ async function sendSlice(
   let after = "0";
   let sent = 0;
   for (;;) {
+    // The audience is passed as values (not joined from the campaign row) so the planner walks
+    // the (game_index, id) index in order and stops at the page size: a page costs the same at the
+    // first and at the millionth device.
     const devices = await services.db.query<DeviceRow>(
       `select d.id, d.appid, d.token, d.platform, d.language
-       from push_campaigns c
-       join push_devices d on d.game_index = c.game_index
-       where c.id = $1
+       from push_devices d
+       where d.game_index = $1
          and d.active
-         and d.appid in (select jsonb_array_elements_text(c.appids))
-         and d.country in (select jsonb_array_elements_text(c.countries))
-         and ($2::jsonb is null or d.zone in (select jsonb_array_elements_text($2::jsonb)))
-         and d.id % $3 = $4
-         and d.id > $5
-         and (c.type = 'B' or exists (
+         and d.id > $2
+         and d.appid = any(array(select jsonb_array_elements_text($3::jsonb)))
+         and d.country = any(array(select jsonb_array_elements_text($4::jsonb)))
+         and ($5::jsonb is null or d.zone = any(array(select jsonb_array_elements_text($5::jsonb))))
+         and d.id % $6 = $7
+         and ($8::text = 'B' or exists (
            select 1 from push_targets t
-           where t.targeting_id = c.targeting_id and t.appid = d.appid and (
+           where t.targeting_id = $9 and t.appid = d.appid and (
              (t.kind = 'playerId' and t.value = d.player_id) or (t.kind = 'vid' and t.value = d.vid)
              or (t.kind = 'uid' and t.value = d.uid) or (t.kind = 'did' and t.value = d.did))))
          and not exists (
-           select 1 from push_deliveries x where x.slice_id = $7 and x.device_id = d.id)
+           select 1 from push_deliveries x where x.slice_id = $10 and x.device_id = d.id)
        order by d.id
-       limit $6`,
-      [slice.campaign_id, slice.zones, slice.slice_count, slice.slice_index, after, PAGE, slice.id],
+       limit $11`,
+      [
+        campaign.game_index,
+        after,
+        campaign.appids,
+        campaign.countries,
+        slice.zones,
+        slice.slice_count,
+        slice.slice_index,
+        campaign.type,
+        campaign.targeting_id,
+        slice.id,
+        PAGE,
+      ],
     );
     if (devices.length === 0) return sent;
     const batch = devices.map((d) => buildDelivery(slice, campaign, d))
@@ -175,22 +194,29 @@ async function sendSlice(
       );
       sent += viaSink.length;
     }
-    // Provider sends go in chunks, each recorded before and settled after, so a crash leaves
-    // at most one chunk unconfirmed; each settle also extends the lease.
-    const chunk = services.config.PUSH_CONCURRENCY * 4;
+    // Provider sends go in chunks, each recorded before and settled after; a chunk's settle runs
+    // while the next chunk is sent, so a crash leaves at most two chunks unconfirmed. Each settle
+    // also extends the lease.
+    const chunk = services.config.PUSH_CONCURRENCY * 2;
+    let settling: Promise<void> | null = null;
     for (let i = 0; i < viaProviders.length; i += chunk) {
       const part = viaProviders.slice(i, i + chunk);
       const settled = await deliverToProviders(services, slice.id, part, apps);
+      await settling;
       const leaseUntil = new Date(services.clock.now() + services.config.PUSH_LEASE_MS);
-      const { keep } = await settleBatch(services, slice, settled, {
+      settling = settleBatch(services, slice, settled, {
         heldUntil: slice.lease_until,
         leaseUntil,
+      }).then(({ keep }) => {
+        // The lease was lost (another dispatcher took over) or the campaign was cancelled.
+        if (!keep) throw new SliceStopped(slice.id);
+        slice.lease_until = leaseUntil;
       });
+      // Not awaited yet: a rejection is picked up at the next chunk or below.
+      settling.catch(() => {});
       sent += settled.filter((s) => s.state === "sent").length;
-      // The lease was lost (another dispatcher took over) or the campaign was cancelled.
-      if (!keep) throw new SliceStopped(slice.id);
-      slice.lease_until = leaseUntil;
     }
+    await settling;
     after = devices[devices.length - 1].id;
     if (devices.length < PAGE) return sent;
   }

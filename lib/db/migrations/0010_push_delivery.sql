@@ -55,3 +55,5 @@ create table push_deliveries (
 
 create index push_deliveries_device_idx on push_deliveries (device_id);
 create index push_campaigns_game_idx on push_campaigns (game_index, id);
+-- The dispatcher pages a game's active devices in id order.
+create index push_devices_game_active_idx on push_devices (game_index, id) where active;
