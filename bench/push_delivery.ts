@@ -6,6 +6,7 @@
  * Each measurement runs in a fresh process so peak memory is its own.
  *
  *   deno task bench:push-delivery [devices...]     (default: 10000 100000)
+ *   BENCH_V8_FLAGS=--max-old-space-size=96 deno task bench:push-delivery 100000
  *
  * Needs PostgreSQL on 127.0.0.1:5432 (TEST_PG_URL) like the real test tier.
  */
@@ -281,7 +282,19 @@ async function parent(sizes: number[]) {
     for (const n of sizes) {
       for (const mode of ["ours", "bare"]) {
         const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", "bench/push_delivery.ts", "--child", mode, String(n)],
+          // BENCH_V8_FLAGS (e.g. --max-old-space-size=96) caps the children's heap: a run that
+          // completes under a small cap shows the live memory does not grow with the devices.
+          args: [
+            "run",
+            "-A",
+            ...(Deno.env.get("BENCH_V8_FLAGS")
+              ? [`--v8-flags=${Deno.env.get("BENCH_V8_FLAGS")}`]
+              : []),
+            "bench/push_delivery.ts",
+            "--child",
+            mode,
+            String(n),
+          ],
           env,
           stdout: "piped",
           stderr: "inherit",

@@ -139,7 +139,7 @@ async function sendOne(
 }
 
 /**
- * Sends a batch of messages of one slice through the providers. Only devices this call recorded
+ * Records a batch of messages of one slice and starts their sends; only devices this call recorded
  * are sent (a row from an earlier run means the device was already handled).
  */
 export async function deliverToProviders(
@@ -147,8 +147,8 @@ export async function deliverToProviders(
   sliceId: string,
   batch: PushDelivery[],
   apps: Map<string, AppSenders>,
-): Promise<Settled[]> {
-  if (batch.length === 0) return [];
+): Promise<{ done: Promise<Settled[]> }> {
+  if (batch.length === 0) return { done: Promise.resolve([]) };
   const recorded = await services.db.query<{ device_id: string }>(
     `with r as (
        insert into push_deliveries (slice_id, device_id, campaign_id)
@@ -162,7 +162,8 @@ export async function deliverToProviders(
   );
   const mine = new Set(recorded.map((r) => Number(r.device_id)));
   const todo = batch.filter((d) => mine.has(d.deviceId));
-  return await Promise.all(todo.map(async (d) => {
+  // Answers once recorded (a promise would be flattened); `done` settles when every send is done.
+  const done = Promise.all(todo.map(async (d) => {
     const app = apps.get(d.appid)!;
     const outcome = await app.limit.run(() => sendOne(services, app, d.appid, d));
     return {
@@ -172,6 +173,7 @@ export async function deliverToProviders(
       detail: outcome.detail ?? null,
     };
   }));
+  return { done };
 }
 
 /**

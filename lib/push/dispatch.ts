@@ -7,7 +7,8 @@
 import type { Services } from "../services.ts";
 import { configuredSink, type PushDelivery, type PushSink } from "./sinks.ts";
 import type { PushMessageInput } from "./campaign_schema.ts";
-import { deliverToProviders, providerApps, settleBatch, settleInterrupted } from "./delivery.ts";
+import { providerApps, settleInterrupted } from "./delivery.ts";
+import { DeliveryPipeline, SliceStopped } from "./pipeline.ts";
 
 /** How long a claimed slice stays ours before another dispatcher may take it over (default). */
 export const SLICE_LEASE_MS = 5 * 60_000;
@@ -141,6 +142,9 @@ async function sendSlice(
   const apps = await providerApps(services, campaign.appids);
   // A slice taken over after its lease ran out: settle what the previous run left in flight.
   if (slice.attempts > 1) await settleInterrupted(services, slice.id);
+  // Provider sends go in chunks of PUSH_CONCURRENCY, each recorded before and settled after.
+  const pipeline = new DeliveryPipeline(services, slice, apps);
+  const chunk = services.config.PUSH_CONCURRENCY;
   let after = "0";
   let sent = 0;
   for (;;) {
@@ -180,7 +184,7 @@ async function sendSlice(
         PAGE,
       ],
     );
-    if (devices.length === 0) return sent;
+    if (devices.length === 0) break;
     const batch = devices.map((d) => buildDelivery(slice, campaign, d))
       .filter((d): d is PushDelivery => d !== null);
     const viaProviders = batch.filter((d) => apps.has(d.appid));
@@ -194,40 +198,14 @@ async function sendSlice(
       );
       sent += viaSink.length;
     }
-    // Provider sends go in chunks, each recorded before and settled after; a chunk's settle runs
-    // while the next chunk is sent, so a crash leaves at most two chunks unconfirmed. Each settle
-    // also extends the lease.
-    const chunk = services.config.PUSH_CONCURRENCY * 2;
-    let settling: Promise<void> | null = null;
     for (let i = 0; i < viaProviders.length; i += chunk) {
-      const part = viaProviders.slice(i, i + chunk);
-      const settled = await deliverToProviders(services, slice.id, part, apps);
-      await settling;
-      const leaseUntil = new Date(services.clock.now() + services.config.PUSH_LEASE_MS);
-      settling = settleBatch(services, slice, settled, {
-        heldUntil: slice.lease_until,
-        leaseUntil,
-      }).then(({ keep }) => {
-        // The lease was lost (another dispatcher took over) or the campaign was cancelled.
-        if (!keep) throw new SliceStopped(slice.id);
-        slice.lease_until = leaseUntil;
-      });
-      // Not awaited yet: a rejection is picked up at the next chunk or below.
-      settling.catch(() => {});
-      sent += settled.filter((s) => s.state === "sent").length;
+      await pipeline.push(viaProviders.slice(i, i + chunk));
     }
-    await settling;
     after = devices[devices.length - 1].id;
-    if (devices.length < PAGE) return sent;
+    if (devices.length < PAGE) break;
   }
-}
-
-/** A slice whose sending stopped because its lease or its campaign went away. */
-class SliceStopped extends Error {
-  override name = "SliceStopped";
-  constructor(sliceId: string) {
-    super(`slice ${sliceId} stopped: lease lost or campaign cancelled`);
-  }
+  await pipeline.drain();
+  return sent + pipeline.sent;
 }
 
 /** The device's language when the campaign has a message for its platform in it, else the default. */

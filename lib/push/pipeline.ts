@@ -1,0 +1,68 @@
+/**
+ * The provider send pipeline of one slice: chunks of messages are recorded, sent and settled in
+ * order, with the next chunk recorded and queued while the previous one's last requests are still
+ * out (so the per-app concurrency never idles at a chunk boundary) and one settle in flight at a
+ * time. What a crash can leave unconfirmed is bounded by `depth` chunks plus the one settling.
+ */
+import type { Services } from "../services.ts";
+import type { PushDelivery } from "./sinks.ts";
+import { deliverToProviders, type providerApps, settleBatch, type Settled } from "./delivery.ts";
+
+/** A slice stopped because its lease was taken over or its campaign cancelled. */
+export class SliceStopped extends Error {
+  override name = "SliceStopped";
+  constructor(sliceId: string) {
+    super(`slice ${sliceId} stopped: lease lost or campaign cancelled`);
+  }
+}
+
+/** The claimed slice the pipeline sends for (its lease moves forward with each settle). */
+export interface PipelineSlice {
+  id: string;
+  campaign_id: string;
+  lease_until: Date;
+}
+
+/** Sends one slice's provider messages chunk by chunk. */
+export class DeliveryPipeline {
+  private readonly inflight: Promise<Settled[]>[] = [];
+  private settling: Promise<void> = Promise.resolve();
+  /** Messages the providers accepted so far. */
+  sent = 0;
+
+  constructor(
+    private readonly services: Services,
+    private readonly slice: PipelineSlice,
+    private readonly apps: Awaited<ReturnType<typeof providerApps>>,
+    private readonly depth = 2,
+  ) {}
+
+  /** Records a chunk and starts its sends; waits while `depth` chunks are out. */
+  async push(chunk: PushDelivery[]): Promise<void> {
+    const { done } = await deliverToProviders(this.services, this.slice.id, chunk, this.apps);
+    this.inflight.push(done);
+    while (this.inflight.length >= this.depth) await this.settleOldest();
+  }
+
+  /** Settles everything still out; throws SliceStopped when the slice was lost meanwhile. */
+  async drain(): Promise<void> {
+    while (this.inflight.length > 0) await this.settleOldest();
+    await this.settling;
+  }
+
+  private async settleOldest() {
+    const settled = await this.inflight.shift()!;
+    await this.settling;
+    const leaseUntil = new Date(this.services.clock.now() + this.services.config.PUSH_LEASE_MS);
+    this.settling = settleBatch(this.services, this.slice, settled, {
+      heldUntil: this.slice.lease_until,
+      leaseUntil,
+    }).then(({ keep }) => {
+      if (!keep) throw new SliceStopped(this.slice.id);
+      this.slice.lease_until = leaseUntil;
+    });
+    // Awaited by the next settle or by drain; this keeps an early rejection from going unhandled.
+    this.settling.catch(() => {});
+    this.sent += settled.filter((s) => s.state === "sent").length;
+  }
+}
