@@ -287,6 +287,7 @@ async function parent(sizes: number[]) {
           args: [
             "run",
             "-A",
+            ...(Deno.env.get("BENCH_DENO_FLAGS")?.split(" ").filter(Boolean) ?? []),
             ...(Deno.env.get("BENCH_V8_FLAGS")
               ? [`--v8-flags=${Deno.env.get("BENCH_V8_FLAGS")}`]
               : []),

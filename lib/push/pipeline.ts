@@ -1,8 +1,9 @@
 /**
  * The provider send pipeline of one slice: chunks of messages are recorded, sent and settled in
- * order, with the next chunk recorded and queued while the previous one's last requests are still
- * out (so the per-app concurrency never idles at a chunk boundary) and one settle in flight at a
- * time. What a crash can leave unconfirmed is bounded by `depth` chunks plus the one settling.
+ * order, with up to `depth` chunks recorded and queued while earlier ones are still out (so the
+ * per-app concurrency never idles at a chunk boundary or on a slow database round trip) and one
+ * settle in flight at a time. What a crash can leave unconfirmed is bounded by `depth` chunks plus
+ * the one settling.
  */
 import type { Services } from "../services.ts";
 import type { PushDelivery } from "./sinks.ts";
@@ -34,13 +35,19 @@ export class DeliveryPipeline {
     private readonly services: Services,
     private readonly slice: PipelineSlice,
     private readonly apps: Awaited<ReturnType<typeof providerApps>>,
-    private readonly depth = 2,
+    private readonly depth = 4,
   ) {}
 
-  /** Records a chunk and starts its sends; waits while `depth` chunks are out. */
+  /**
+   * Records a chunk and starts its sends once recorded; waits while `depth` chunks are out. The
+   * records of queued chunks run concurrently, so database latency stays off the senders' path.
+   */
   async push(chunk: PushDelivery[]): Promise<void> {
-    const { done } = await deliverToProviders(this.services, this.slice.id, chunk, this.apps);
-    this.inflight.push(done);
+    const out = deliverToProviders(this.services, this.slice.id, chunk, this.apps)
+      .then((r) => r.done);
+    // Awaited in order by settleOldest; this keeps an early rejection from going unhandled.
+    out.catch(() => {});
+    this.inflight.push(out);
     while (this.inflight.length >= this.depth) await this.settleOldest();
   }
 
