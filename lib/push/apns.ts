@@ -11,11 +11,11 @@ import { APNS_MAX_PAYLOAD, type ApnsRequest } from "./message.ts";
 import {
   PauseGate,
   type ProviderCall,
-  retryAfterMs,
   retryDelayMs,
   type RetryPolicy,
   type SendOutcome,
   sleep,
+  waitToRetry,
 } from "./provider_http.ts";
 
 /** Apple's production and development endpoints (APNS_ENDPOINT overrides both). */
@@ -138,17 +138,8 @@ export class ApnsSender {
         throw new CredentialError("apns", `APNs refused the key or topic: ${last}`);
       }
       if (res.status === 429 || res.status >= 500) {
-        const after = retryAfterMs(res.headers, Date.now());
-        if (after !== null && after > policy.maxMs) {
-          return {
-            state: "failed",
-            attempts,
-            detail: `${last}; Retry-After ${after / 1000}s exceeds PUSH_RETRY_MAX_MS`,
-          };
-        }
-        const delay = retryDelayMs(policy, attempts, after);
-        if (res.status === 429) this.gate.pause(delay);
-        if (attempts < policy.maxAttempts) await sleep(delay);
+        const refused = await waitToRetry(res, { attempts, policy, gate: this.gate, last });
+        if (refused) return refused;
         continue;
       }
       return { state: "failed", attempts, detail: last };

@@ -106,11 +106,11 @@ async function fingerprintOf(pem: string, alg: "RS256" | "ES256", field: string)
     );
   }
   const jwk = await exportJWK(key);
-  if (
-    alg === "RS256" && (jwk.n ? atob(jwk.n.replace(/-/g, "+").replace(/_/g, "/")).length : 0) < 256
-  ) {
+  // Base64url without padding: 4 characters carry 3 bytes; 2048 bits are 256 bytes.
+  if (alg === "RS256" && Math.floor((jwk.n?.length ?? 0) * 3 / 4) < 256) {
     throw invalid(`${field} must be an RSA key of at least 2048 bits`, "CREDENTIAL_INVALID");
   }
+
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = jwk;
   return await calculateJwkThumbprint(pub);
 }

@@ -15,6 +15,7 @@ import {
   type RetryPolicy,
   type SendOutcome,
   sleep,
+  waitToRetry,
 } from "./provider_http.ts";
 
 /** The OAuth scope FCM v1 requires. */
@@ -183,17 +184,8 @@ export class FcmSender {
         throw new CredentialError("fcm", `FCM does not know the project: ${last}`);
       }
       if (res.status === 429 || res.status >= 500) {
-        const after = retryAfterMs(res.headers, Date.now());
-        if (after !== null && after > policy.maxMs) {
-          return {
-            state: "failed",
-            attempts,
-            detail: `${last}; Retry-After ${after / 1000}s exceeds PUSH_RETRY_MAX_MS`,
-          };
-        }
-        const delay = retryDelayMs(policy, attempts, after);
-        if (res.status === 429) this.gate.pause(delay);
-        if (attempts < policy.maxAttempts) await sleep(delay);
+        const refused = await waitToRetry(res, { attempts, policy, gate: this.gate, last });
+        if (refused) return refused;
         continue;
       }
       return { state: "failed", attempts, detail: last };

@@ -83,6 +83,29 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfter: n
   return Math.round(cap / 2 + Math.random() * (cap / 2));
 }
 
+/**
+ * After a 429 or 5xx: waits before the next attempt (Retry-After when given, pausing every send of
+ * the app on a 429) and answers null, or answers the failed outcome when Retry-After asks for
+ * longer than PUSH_RETRY_MAX_MS.
+ */
+export async function waitToRetry(
+  res: ProviderResponse,
+  ctx: { attempts: number; policy: RetryPolicy; gate: PauseGate; last: string },
+): Promise<SendOutcome | null> {
+  const after = retryAfterMs(res.headers, Date.now());
+  if (after !== null && after > ctx.policy.maxMs) {
+    return {
+      state: "failed",
+      attempts: ctx.attempts,
+      detail: `${ctx.last}; Retry-After ${after / 1000}s exceeds PUSH_RETRY_MAX_MS`,
+    };
+  }
+  const delay = retryDelayMs(ctx.policy, ctx.attempts, after);
+  if (res.status === 429) ctx.gate.pause(delay);
+  if (ctx.attempts < ctx.policy.maxAttempts) await sleep(delay);
+  return null;
+}
+
 /** Waits `ms` (real time: provider back-off is not a schedule). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
