@@ -150,14 +150,11 @@ export async function deliverToProviders(
 ): Promise<{ done: Promise<Settled[]> }> {
   if (batch.length === 0) return { done: Promise.resolve([]) };
   const recorded = await services.db.query<{ device_id: string }>(
-    `with r as (
-       insert into push_deliveries (slice_id, device_id, campaign_id)
-       select $1, t.x::bigint, $3 from jsonb_array_elements_text($2::jsonb) as t(x)
-       on conflict do nothing returning device_id),
-     s as (update push_slices set targeted = targeted + (select count(*) from r),
-             started_at = coalesce(started_at, now())
-           where id = $1)
-     select device_id from r`,
+    // A plain insert: the slice's counts move at settle time, so concurrent records of queued
+    // chunks never wait on the slice row's lock.
+    `insert into push_deliveries (slice_id, device_id, campaign_id)
+     select $1, t.x::bigint, $3 from jsonb_array_elements_text($2::jsonb) as t(x)
+     on conflict do nothing returning device_id`,
     [sliceId, batch.map((d) => d.deviceId), batch[0].campaignId],
   );
   const mine = new Set(recorded.map((r) => Number(r.device_id)));
@@ -200,6 +197,8 @@ export async function settleBatch(
                deactivated_reason = d.detail
              from d where v.id = d.device_id and d.state = 'invalid'),
      s as (update push_slices set
+             targeted = targeted + (select count(*) from d),
+             started_at = coalesce(started_at, now()),
              sent = sent + (select count(*) from d where d.state = 'sent'),
              failed = failed + (select count(*) from d where d.state = 'failed'),
              invalid = invalid + (select count(*) from d where d.state = 'invalid'),
@@ -235,7 +234,8 @@ export async function settleInterrupted(services: Services, sliceId: string): Pr
        update push_deliveries set state = 'unconfirmed', settled_at = now(),
          detail = 'interrupted before the provider answered; not sent again to avoid a duplicate'
        where slice_id = $1 and state = 'sending' returning 1),
-     s as (update push_slices set failed = failed + (select count(*) from u) where id = $1)
+     s as (update push_slices set targeted = targeted + (select count(*) from u),
+             failed = failed + (select count(*) from u) where id = $1)
      select count(*) as n from u`,
     [sliceId],
   );
