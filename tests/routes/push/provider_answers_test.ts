@@ -231,3 +231,35 @@ Deno.test("runtimes without HTTP/2 (Workers): iOS devices go through FCM's apns 
     services.pushHttp = saved;
   }
 });
+
+Deno.test("APNs payloads over 4 KB are not sent; the message fails with the size", async () => {
+  const t = await pushTenant();
+  const { bundleId } = await providerCredentials(fk, t.tenant.appid, { apns: true });
+  const token = apnsToken();
+  await device(t, { token, platform: "ios" });
+  const long = "long ".repeat(900);
+  const r = await postCampaign(
+    t,
+    campaignBody(t, {
+      reservation: reservationOn(3),
+      notification: { en: { ios: { title: "Big", message: long } } },
+    }),
+  );
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  await dispatchAt(dueOn(3));
+  assert.equal((await fk.requests(token)).length, 0);
+  assert.equal((await fk.received({ topic: bundleId })).length, 0);
+  assert.deepEqual(await counts(r.body.id), {
+    targeted: 1,
+    sent: 0,
+    failed: 1,
+    invalid: 0,
+    retried: 0,
+  });
+  const { services } = await testEnv();
+  const [row] = await services.db.query<{ detail: string }>(
+    "select detail from push_deliveries where campaign_id = $1",
+    [r.body.id],
+  );
+  assert.match(row.detail, /^payload is \d+ bytes; APNs allows 4096$/);
+});
