@@ -71,6 +71,8 @@ const schema = z.object({
   PUSH_TIMEOUT_MS: int(10_000, 1),
   PUSH_TTL_SECONDS: int(86_400, 0),
   PUSH_LEASE_MS: int(300_000, 1_000),
+  ADMIN_AUTH_MAX_FAILURES: int(10, 1),
+  ADMIN_AUTH_WINDOW_SECONDS: int(300, 1),
 });
 
 /** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */
