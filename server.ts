@@ -15,6 +15,7 @@ import type { Services } from "./lib/services.ts";
 import { embeddedDatabase, embeddedSecrets } from "./lib/embedded.ts";
 import { createDenoItemSocket } from "./lib/items/socket_deno.ts";
 import { createDenoResolver } from "./lib/outbound/resolve_deno.ts";
+import { createDenoPushHttp } from "./lib/push/http_deno.ts";
 
 /** Deno.cron's shape (an unstable API outside Deno Deploy, so not in every type library). */
 type CronFn = (name: string, schedule: string, handler: () => Promise<void>) => Promise<void>;
@@ -70,6 +71,7 @@ export async function serveDeno(config: Config) {
     embedded: { database: embeddedDatabase, secrets: embeddedSecrets },
     itemSocket: createDenoItemSocket(),
     resolveHost: createDenoResolver(),
+    pushHttp: createDenoPushHttp(),
   });
   const app = createApp(services);
   const log = services.log;

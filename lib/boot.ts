@@ -14,6 +14,7 @@ import { hmacSha256Hex } from "./crypto/hashing.ts";
 import type { HostResolver } from "./outbound/mod.ts";
 import type { ItemSocket } from "./items/socket.ts";
 import type { AnalyticsDataset } from "./metrics.ts";
+import type { PushHttp } from "./push/provider_http.ts";
 
 /** Runtime hooks: how to open the embedded database and secrets where a filesystem exists. */
 export interface BootOptions {
@@ -29,6 +30,8 @@ export interface BootOptions {
   resolveHost?: HostResolver;
   /** Workers Analytics Engine binding for per-request data points. */
   analytics?: AnalyticsDataset;
+  /** Push provider HTTP clients with HTTP/2 for APNs where the runtime has it (Deno). */
+  pushHttp?: PushHttp;
 }
 
 /** Secrets from configuration; all must be present outside embedded mode. */
@@ -79,6 +82,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
     itemSocket: options.itemSocket,
     resolveHost: options.resolveHost,
     analytics: options.analytics,
+    pushHttp: options.pushHttp,
   });
   if (
     !config.embedded &&

@@ -15,6 +15,7 @@ import { createApp } from "../routes/mod.ts";
 import type { ApiScope } from "../lib/auth/api_keys.ts";
 import { createDenoItemSocket } from "../lib/items/socket_deno.ts";
 import { assertDeclaredResponse } from "./response_schema.ts";
+import { createDenoPushHttp } from "../lib/push/http_deno.ts";
 
 /** The admin token every test process uses. */
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
@@ -117,6 +118,10 @@ export function testEnv(): Promise<TestEnv> {
       // Everything is captured (and scanned for secrets); printing follows LOG_LEVEL.
       log: createLogger("debug", captureLine),
       itemSocket: createDenoItemSocket(),
+      // Trusts the CA of the APNs fake (dev/push_fakes.ts) when the test runner started it.
+      pushHttp: createDenoPushHttp({
+        caCerts: vars.PUSH_FAKES_CA ? [await Deno.readTextFile(vars.PUSH_FAKES_CA)] : undefined,
+      }),
       embedded: {
         database: () => openPglite(),
         secrets: () => {

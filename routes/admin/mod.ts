@@ -11,6 +11,9 @@ import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
 import { registerItemsAdmin } from "./items.ts";
 import { registerWebhookAdmin } from "./webhooks.ts";
+import { registerWalletAdmin } from "./wallets.ts";
+import { registerMultisigAdmin } from "./multisig.ts";
+import { registerContractActions } from "./contract_actions.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
@@ -23,5 +26,8 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   registerOtpAdmin(app);
   registerItemsAdmin(app);
   registerWebhookAdmin(app);
+  registerWalletAdmin(app);
+  registerMultisigAdmin(app);
+  registerContractActions(app);
   return app;
 }
