@@ -109,4 +109,6 @@ if (problems.length) {
   for (const p of problems) console.error(p);
   Deno.exit(1);
 }
-console.log(`imports ok: ${runtime.size} modules, lib/ free of routes/ and hono, no new runtime cycle`);
+console.log(
+  `imports ok: ${runtime.size} modules, lib/ free of routes/ and hono, no new runtime cycle`,
+);

@@ -63,15 +63,19 @@ export function assertNoLeakedSecrets() {
 }
 
 /**
- * The only process variables a test run reads: the ones dev/run_tests.ts sets to pick the tier
- * (real PostgreSQL and Redis through the bridges). A developer's own shell settings (a
- * POLYGON_RPC_URL, a provider key) never leak into the suite.
+ * The only process variables a test run reads: the ones dev/run_tests.ts (or a test's own
+ * fakes) set to pick the tier and its local stand-ins (real PostgreSQL and Redis through the
+ * bridges, the push provider fakes). A developer's own shell settings (a POLYGON_RPC_URL, a
+ * provider key) never leak into the suite.
  */
 export const TIER_VARIABLES = [
   "DATABASE_URL",
   "NEON_FETCH_ENDPOINT",
   "UPSTASH_REDIS_REST_URL",
   "UPSTASH_REDIS_REST_TOKEN",
+  "FCM_ENDPOINT",
+  "APNS_ENDPOINT",
+  "PUSH_FAKES_CA",
 ] as const;
 
 /** The test configuration's variables: the tier's, then fixed test values. */
