@@ -1,6 +1,7 @@
 /** Text-detection projects: key, secret, forbidden and allowed word lists, masking settings. */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
+import { requireGame } from "../tenancy.ts";
 import type { Detector } from "../abuse/detector.ts";
 import { cachedDetector, moderationState, openSecret, randomAlnum, sealSecret } from "./state.ts";
 
@@ -12,6 +13,8 @@ export const MAX_WORD_LENGTH = 100;
 /** Settings for a new project. */
 export interface ProjectInput {
   name: string;
+  /** The game the project belongs to (the console lists a game's projects). */
+  gameIndex?: number;
   forbiddenWords: string[];
   allowWords?: string[];
   masking: { enabled: boolean; char?: string };
@@ -36,12 +39,14 @@ export async function createProject(
   services: Services,
   input: ProjectInput,
 ): Promise<{ projectKey: string; secretKey: string }> {
+  if (input.gameIndex !== undefined) await requireGame(services.db, input.gameIndex);
   const projectKey = randomAlnum(20);
   const secretKey = randomAlnum(32);
   await services.db.query(
     `insert into tads_projects
-       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)`,
+       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char,
+        game_index)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8)`,
     [
       projectKey,
       input.name,
@@ -50,6 +55,7 @@ export async function createProject(
       cleanWords(input.allowWords ?? []),
       input.masking.enabled,
       input.masking.char ?? "*",
+      input.gameIndex ?? null,
     ],
   );
   return { projectKey, secretKey };
@@ -60,15 +66,26 @@ export async function updateProjectWords(
   services: Services,
   projectKey: string,
   lists: { forbiddenWords: string[]; allowWords?: string[] },
+  options: { actor?: string; gameIndex?: number } = {},
 ): Promise<{ projectKey: string; version: number; forbiddenWords: number; allowWords: number }> {
   const forbidden = cleanWords(lists.forbiddenWords);
   const allow = cleanWords(lists.allowWords ?? []);
+  // With gameIndex, only a project of that game (its own or linked by a chat key) is changed.
   const rows = await services.db.query<{ version: number; allow_count: number }>(
-    `update tads_projects set forbidden_words = $2::jsonb,
+    `update tads_projects p set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
-       version = version + 1, updated_at = now()
-     where project_key = $1 returning version, jsonb_array_length(allow_words) as allow_count`,
-    [projectKey, forbidden, allow, lists.allowWords !== undefined],
+       version = version + 1, updated_at = now(), updated_by = $5
+     where project_key = $1 and ($6::int is null or p.game_index = $6 or exists (
+       select 1 from chat_keys k where k.project_key = p.project_key and k.game_index = $6))
+     returning version, jsonb_array_length(allow_words) as allow_count`,
+    [
+      projectKey,
+      forbidden,
+      allow,
+      lists.allowWords !== undefined,
+      options.actor ?? "admin api",
+      options.gameIndex ?? null,
+    ],
   );
   if (rows.length === 0) {
     throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
@@ -134,4 +151,27 @@ export async function loadProject(
     version: row.version,
     detector,
   };
+}
+
+/** Issues a new secret for a project of the game (shown once); the old one stops working. */
+export async function rotateProjectSecret(
+  services: Services,
+  key: { gameIndex: number; projectKey: string },
+): Promise<{ projectKey: string; secretKey: string }> {
+  const secretKey = randomAlnum(32);
+  const rows = await services.db.query(
+    `update tads_projects p set secret_sealed = $3
+      where project_key = $1 and (p.game_index = $2 or exists (
+        select 1 from chat_keys k where k.project_key = p.project_key and k.game_index = $2))
+      returning 1`,
+    [key.projectKey, key.gameIndex, await sealSecret(services, key.projectKey, secretKey)],
+  );
+  if (rows.length === 0) {
+    throw new DomainError(
+      "not_found",
+      "PROJECT_NOT_FOUND",
+      `project ${key.projectKey} is not a project of game ${key.gameIndex}`,
+    );
+  }
+  return { projectKey: key.projectKey, secretKey };
 }

@@ -10,16 +10,28 @@ import { registerChainAdmin } from "./chain.ts";
 import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
 import { registerItemsAdmin } from "./items.ts";
+import { auditAdmin } from "./audit.ts";
+import { registerTenancyReads } from "./reads_tenancy.ts";
+import { registerModerationReads } from "./reads_moderation.ts";
+import { registerItemsReads } from "./reads_items.ts";
+import { registerChainReads } from "./reads_chain.ts";
+import { registerPushOtpReads } from "./reads_push_otp.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(adminFamily);
   app.use("/admin/*", requireAdmin);
+  app.use("/admin/*", auditAdmin);
   registerTenancyAdmin(app);
   registerModerationAdmin(app);
   registerChainAdmin(app);
   registerPushAdmin(app);
   registerOtpAdmin(app);
   registerItemsAdmin(app);
+  registerTenancyReads(app);
+  registerModerationReads(app);
+  registerItemsReads(app);
+  registerChainReads(app);
+  registerPushOtpReads(app);
   return app;
 }

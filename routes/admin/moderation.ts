@@ -11,7 +11,7 @@ import {
 } from "../../lib/moderation/projects.ts";
 import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
 import { requireGame } from "../../lib/tenancy.ts";
-import { GameIndexParam } from "./params.ts";
+import { gameIndexField, GameIndexParam } from "./params.ts";
 
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 const ProjectKey = z.string().min(1).max(64);
@@ -41,6 +41,7 @@ const postProject = createRoute({
   request: {
     body: jsonBody(z.object({
       name: z.string().trim().min(1).max(200),
+      gameIndex: gameIndexField.optional(),
       forbiddenWords: Words,
       allowWords: Words.optional(),
       masking: z.object({
