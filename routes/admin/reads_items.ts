@@ -18,7 +18,11 @@ import { retryItemRequest } from "../../lib/items/retry.ts";
 import { dispatchSoon } from "../../lib/items/dispatcher.ts";
 import { probeEndpointNow } from "../../lib/items/probe.ts";
 import { requireGame } from "../../lib/tenancy.ts";
-import { notFound } from "../../lib/errors.ts";
+import { DomainError, notFound } from "../../lib/errors.ts";
+import { jsonBody } from "../env.ts";
+import { itemRequestInputSchema } from "../../lib/items/record.ts";
+import { registerItemRequest } from "../../lib/items/register.ts";
+import { requireItemEndpoint } from "../../lib/items/endpoints.ts";
 
 const Probe = z.object({
   healthy: z.boolean(),
@@ -109,6 +113,20 @@ const retryRoute = createRoute({
   },
 });
 
+const sendRoute = createRoute({
+  method: "post",
+  path: "/admin/v1/games/{gameIndex}/item-requests",
+  tags: ["admin"],
+  summary: "Send items to a player (the request record of the items API; source admin)",
+  request: { params: GameIndexParam, body: jsonBody(itemRequestInputSchema) },
+  responses: {
+    202: jsonResponse(
+      z.object({ transactionId: z.string(), created: z.boolean() }),
+      "registered; delivery starts in the background",
+    ),
+  },
+});
+
 const cpaRoute = createRoute({
   method: "get",
   path: "/admin/v1/games/{gameIndex}/cpa",
@@ -157,6 +175,19 @@ export function registerItemsReads(app: OpenAPIHono<AppEnv>) {
     const result = await retryItemRequest(s.db, { gameIndex, transactionId, nowMs: s.clock.now() });
     dispatchSoon(s, gameIndex);
     return c.json(result, 200) as JsonResponse;
+  });
+  app.openapi(sendRoute, async (c) => {
+    const s = c.var.services;
+    const { gameIndex } = c.req.valid("param");
+    const input = c.req.valid("json");
+    if (input.gameIndex !== gameIndex) {
+      throw new DomainError("invalid", "VALIDATION_FAILED", `gameIndex must be ${gameIndex}`);
+    }
+    await requireGame(s.db, gameIndex);
+    await requireItemEndpoint(s.db, gameIndex);
+    const reg = await registerItemRequest(s.db, input, { nowMs: s.clock.now(), source: "admin" });
+    if (reg.created) dispatchSoon(s, gameIndex);
+    return c.json(reg, 202) as JsonResponse;
   });
   app.openapi(cpaRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
