@@ -4,6 +4,7 @@
  *   deno run -A dev/run_tests.ts embedded [paths...]   PGlite + in-memory KV
  *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
  *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test
+ *   deno run -A dev/run_tests.ts browser [paths...]    the console in Debian's Chromium (playwright-core)
  *
  * The real and workers tiers create a fresh PostgreSQL database per run and drop it afterwards.
  */
@@ -194,14 +195,14 @@ async function main() {
   let result: Counts & { code: number };
   if (tier === "embedded") {
     result = await runCounted(
-      denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers"]),
+      denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers", "tests/browser"]),
       {},
     );
   } else if (tier === "real") {
     const servers = await realServers();
     try {
       result = await runCounted(
-        denoTest(paths, paths.length ? [] : ["tests/workers"]),
+        denoTest(paths, paths.length ? [] : ["tests/workers", "tests/browser"]),
         servers.env,
       );
     } finally {
@@ -209,8 +210,11 @@ async function main() {
     }
   } else if (tier === "workers") {
     result = await workersTier();
+  } else if (tier === "browser") {
+    // Embedded services; screenshots land in CONSOLE_SCREENSHOTS (test-artifacts/console).
+    result = await runCounted(denoTest(paths.length ? paths : ["tests/browser/"], []), {});
   } else {
-    console.error("usage: run_tests.ts embedded|real|workers [paths...]");
+    console.error("usage: run_tests.ts embedded|real|workers|browser [paths...]");
     Deno.exit(2);
   }
   console.log(`${tier}: ${result.passed} passed, ${result.failed} failed`);

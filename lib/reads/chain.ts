@@ -181,15 +181,3 @@ export async function getGameTransaction(
   if (!row) throw notFound(`requestId ${requestId} not found`, "REQUEST_NOT_FOUND");
   return txView(row);
 }
-
-/** Transaction counts per status of a game (the console's overview). */
-export async function transactionCounts(
-  db: Sql,
-  gameIndex: number,
-): Promise<Record<string, number>> {
-  const rows = await db.query<{ status: string; n: string }>(
-    "select status, count(*) as n from chain_txs where game_index = $1 group by status",
-    [gameIndex],
-  );
-  return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
-}

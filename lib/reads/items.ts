@@ -144,20 +144,6 @@ export async function getDelivery(
   return deliveryView(row);
 }
 
-/** Delivery counts per status of a game (the console's overview). */
-export async function deliveryCounts(
-  db: Sql,
-  gameIndex: number,
-): Promise<Record<ItemRequestStatus, number>> {
-  const rows = await db.query<{ status: ItemRequestStatus; n: string }>(
-    "select status, count(*) as n from item_requests where game_index = $1 group by status",
-    [gameIndex],
-  );
-  const counts = { REGISTERED: 0, RETRYING: 0, DELIVERED: 0, FAILED: 0 };
-  for (const r of rows) counts[r.status] = Number(r.n);
-  return counts;
-}
-
 /** A CPA campaign as registered. */
 export interface CpaCampaignView {
   appid: string;

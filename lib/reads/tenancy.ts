@@ -54,23 +54,44 @@ export async function listGames(
   }), (r) => [String(r.game_index), ""]);
 }
 
+/** A game with what its overview needs: delivery and transaction counts per status. */
+export interface GameDetail extends GameSummary {
+  deliveries: Record<string, number>;
+  transactions: Record<string, number>;
+}
+
 /** One game with its counts, or not_found. */
-export async function getGame(db: Sql, gameIndex: number): Promise<GameSummary> {
-  await requireGame(db, gameIndex);
-  const [r] = await db.query<{ name: string; created_at: Date; apps: string; keys: string }>(
+export async function getGame(db: Sql, gameIndex: number): Promise<GameDetail> {
+  const [r] = await db.query<{
+    name: string;
+    created_at: Date;
+    apps: string;
+    keys: string;
+    deliveries: Record<string, string> | null;
+    transactions: Record<string, string> | null;
+  }>(
     `select g.name, g.created_at,
         (select count(*) from apps a where a.game_index = g.game_index) as apps,
         (select count(*) from api_keys k where k.game_index = g.game_index
-           and k.revoked_at is null) as keys
+           and k.revoked_at is null) as keys,
+        (select jsonb_object_agg(status, n) from (select status, count(*) as n
+           from item_requests where game_index = g.game_index group by status) d) as deliveries,
+        (select jsonb_object_agg(status, n) from (select status, count(*) as n
+           from chain_txs where game_index = g.game_index group by status) t) as transactions
        from games g where g.game_index = $1`,
     [gameIndex],
   );
+  if (!r) throw notFound(`game ${gameIndex} not found`, "GAME_NOT_FOUND");
+  const counts = (o: Record<string, string> | null, keys: string[]) =>
+    Object.fromEntries(keys.map((k) => [k, Number(o?.[k] ?? 0)]));
   return {
     gameIndex,
     name: r.name,
     createdAt: iso(r.created_at)!,
     apps: Number(r.apps),
     activeApiKeys: Number(r.keys),
+    deliveries: counts(r.deliveries, ["REGISTERED", "RETRYING", "DELIVERED", "FAILED"]),
+    transactions: counts(r.transactions, ["WAITING", "PENDING", "SUCCESS", "FAILED"]),
   };
 }
 

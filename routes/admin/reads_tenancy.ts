@@ -55,9 +55,17 @@ const getGameRoute = createRoute({
   method: "get",
   path: "/admin/v1/games/{gameIndex}",
   tags: ["admin"],
-  summary: "One game with its app and key counts",
+  summary: "One game with its app, key, delivery and transaction counts",
   request: { params: GameIndexParam },
-  responses: { 200: jsonResponse(Game, "the game") },
+  responses: {
+    200: jsonResponse(
+      Game.extend({
+        deliveries: z.record(z.string(), z.number()),
+        transactions: z.record(z.string(), z.number()),
+      }),
+      "the game with item request and transaction counts per status",
+    ),
+  },
 });
 
 const listAppsRoute = createRoute({

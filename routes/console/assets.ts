@@ -36,8 +36,10 @@ h2{font-size:1.1em;margin:1.6em 0 .5em}
 .sub{color:var(--muted);margin:0 0 1.2em}
 .panel{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);padding:1em 1.2em;margin:0 0 1em}
 .cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(190px,1fr));gap:.8em;margin-bottom:1em}
-.card{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);padding:.8em 1em}
-.card .n{font-size:1.6em;font-weight:700}
+.card{display:block;background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);padding:.8em 1em;color:var(--ink);text-decoration:none}
+a.card:hover{border-color:#aab4c0}
+.card .n{font-size:1.6em;font-weight:700;line-height:1.3}
+.card .n .badge{font-size:.6em;vertical-align:middle}
 .card .l{color:var(--muted);font-size:.85em}
 .tablewrap{overflow-x:auto;background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);margin-bottom:1em}
 table{border-collapse:collapse;width:100%;font-size:.92em}

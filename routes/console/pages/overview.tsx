@@ -55,9 +55,13 @@ export function registerOverview(app: Hono<ConsoleEnv>, root: RootApp) {
             </div>
             <div class="l">item endpoint</div>
           </a>
+          <a class="card" href={`${gamePath(g, "items")}?status=FAILED`}>
+            <div class="n">{game.deliveries.FAILED}</div>
+            <div class="l">failed deliveries ({game.deliveries.DELIVERED} delivered)</div>
+          </a>
           <a class="card" href={gamePath(g, "blockchain")}>
-            <div class="n">{txs.length}</div>
-            <div class="l">pending transactions (latest)</div>
+            <div class="n">{game.transactions.PENDING + game.transactions.WAITING}</div>
+            <div class="l">pending transactions</div>
           </a>
         </div>
         <h2>Recent deliveries</h2>

@@ -78,6 +78,8 @@ Deno.test("transactions: every app of the game, newest first, filtered; tenancy"
   const byApp = await admin("GET", `/admin/v1/games/${t.gameIndex}/transactions?appid=${second}`);
   assert.deepEqual(byApp.body.items.map((x: { requestId: string }) => x.requestId), [b]);
 
+  const game = await admin("GET", `/admin/v1/games/${t.gameIndex}`);
+  assert.deepEqual(game.body.transactions, { WAITING: 0, PENDING: 1, SUCCESS: 1, FAILED: 1 });
   const one = await admin("GET", `/admin/v1/games/${t.gameIndex}/transactions/${a}`);
   assert.equal(one.status, 200);
   assert.equal(one.body.status, "SUCCESS");

@@ -24,6 +24,8 @@ Deno.test("games: one game with counts; unknown game 404", async () => {
   assert.equal(res.body.name, "counts");
   assert.equal(res.body.apps, 1);
   assert.equal(res.body.activeApiKeys, 1);
+  assert.deepEqual(res.body.deliveries, { REGISTERED: 0, RETRYING: 0, DELIVERED: 0, FAILED: 0 });
+  assert.deepEqual(res.body.transactions, { WAITING: 0, PENDING: 0, SUCCESS: 0, FAILED: 0 });
   assertNotFound(await admin("GET", "/admin/v1/games/2147483000"), "GAME_NOT_FOUND");
 });
 
