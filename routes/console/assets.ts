@@ -96,12 +96,13 @@ figure{margin:0 0 1em}
 .signin .panel{padding:1.6em}
 .actions{display:flex;gap:.5em;flex-wrap:wrap;align-items:center}
 @media (max-width:760px){
-  .frame{grid-template-columns:1fr}
-  .side{border-right:0;border-bottom:1px solid var(--line);padding:.4em;display:flex;overflow-x:auto;gap:.2em}
+  .frame{grid-template-columns:1fr;grid-template-rows:auto 1fr}
+  .side{border-right:0;border-bottom:1px solid var(--line);padding:.4em;display:flex;flex-wrap:wrap;gap:.2em;align-self:start}
   .side h2{display:none}
-  .side a{white-space:nowrap}
+  .side a{white-space:nowrap;padding:.3em .6em}
   main{padding:1em}
   .grid2{grid-template-columns:1fr}
+  .cards{grid-template-columns:1fr 1fr}
   .tl-row{grid-template-columns:1fr}
   .tl-axis{margin-left:0}
   th,td{padding:.45em .5em}
