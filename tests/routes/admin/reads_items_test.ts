@@ -137,3 +137,29 @@ Deno.test("CPA campaigns: listed per game with rewarded counts; filtered by app;
   assert.deepEqual(otherList.body.items, []);
   await (await testEnv()).services.idle();
 });
+
+Deno.test("send items as admin: delivered like an items API request; game checked", async () => {
+  const { services } = await testEnv();
+  await using f = await itemFixture("http");
+  const other = await seedTenant();
+  const g = f.tenant.gameIndex;
+  const body = f.body({ id: "admin-grant" });
+  const sent = await admin("POST", `/admin/v1/games/${g}/item-requests`, body);
+  assert.equal(sent.status, 202, JSON.stringify(sent.body));
+  assert.deepEqual(sent.body, { transactionId: body.transactionId, created: true });
+  await services.idle();
+  const one = await admin("GET", `/admin/v1/games/${g}/item-requests/${body.transactionId}`);
+  assert.equal(one.body.status, "DELIVERED");
+  assert.equal(one.body.source, "admin");
+  assert.deepEqual(f.server.store.itemsOf("vid", "admin-grant"), { gold: 100 });
+
+  const mismatch = await admin("POST", `/admin/v1/games/${other.gameIndex}/item-requests`, body);
+  assert.equal(mismatch.status, 400);
+  assert.equal(mismatch.body.error.message, `gameIndex must be ${other.gameIndex}`);
+  const noEndpoint = await admin("POST", `/admin/v1/games/${other.gameIndex}/item-requests`, {
+    ...body,
+    gameIndex: other.gameIndex,
+  });
+  assert.equal(noEndpoint.status, 409);
+  assert.equal(noEndpoint.body.error.code, "ITEM_ENDPOINT_MISSING");
+});
