@@ -58,7 +58,8 @@ const postProject = createRoute({
   },
 });
 
-const putWords = createRoute({
+/** Replacing a project's word lists (also mounted per game by the admin reads). */
+export const putWords = createRoute({
   method: "put",
   path: "/admin/v1/tads/projects/{projectKey}/words",
   tags: ["admin"],

@@ -3,22 +3,14 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonResponse } from "../env.ts";
 import { GameIndexParam } from "./params.ts";
+import { contractRecord } from "./chain.ts";
 import { PageQuery, pageSchema, PathKey } from "./paging.ts";
 import { getGameTransaction, listContracts, listGameTransactions } from "../../lib/reads/chain.ts";
 import { CONTRACT_TYPES } from "../../lib/chain/registry.ts";
 
 const network = z.enum(["polygon", "xpla"]);
 
-const Contract = z.object({
-  network: z.string(),
-  address: z.string(),
-  type: z.string(),
-  name: z.string(),
-  owner: z.string(),
-  gameIndex: z.number(),
-  symbolUri: z.string().nullable(),
-  createdAt: z.string(),
-});
+const Contract = contractRecord.extend({ createdAt: z.string() });
 
 const Transaction = z.object({
   requestId: z.string(),

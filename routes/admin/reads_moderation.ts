@@ -6,6 +6,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { GameIndexParam } from "./params.ts";
+import { putWords } from "./moderation.ts";
 import { PageQuery, pageSchema, PathKey } from "./paging.ts";
 import {
   getProjectOfGame,
@@ -14,12 +15,7 @@ import {
   testDetection,
 } from "../../lib/reads/moderation.ts";
 import { rotateChatKeySecret } from "../../lib/moderation/chat_keys.ts";
-import {
-  MAX_WORD_LENGTH,
-  MAX_WORDS,
-  rotateProjectSecret,
-  updateProjectWords,
-} from "../../lib/moderation/projects.ts";
+import { rotateProjectSecret, updateProjectWords } from "../../lib/moderation/projects.ts";
 import { LONG_TEXT_CHARS } from "../../lib/moderation/text_detection.ts";
 
 const ChatKey = z.object({
@@ -52,7 +48,6 @@ const Project = z.object({
 
 const ChatKeyParam = GameIndexParam.extend({ gameKey: PathKey });
 const ProjectParam = GameIndexParam.extend({ projectKey: PathKey });
-const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 
 const listChatKeysRoute = createRoute({
   method: "get",
@@ -93,25 +88,9 @@ const getProjectRoute = createRoute({
 });
 
 const putWordsRoute = createRoute({
-  method: "put",
+  ...putWords,
   path: "/admin/v1/games/{gameIndex}/tads/projects/{projectKey}/words",
-  tags: ["admin"],
-  summary: "Replace a project's word lists (allowWords kept when omitted); effective at once",
-  request: {
-    params: ProjectParam,
-    body: jsonBody(z.object({ forbiddenWords: Words, allowWords: Words.optional() })),
-  },
-  responses: {
-    200: jsonResponse(
-      z.object({
-        projectKey: z.string(),
-        version: z.number(),
-        forbiddenWords: z.number(),
-        allowWords: z.number(),
-      }),
-      "updated",
-    ),
-  },
+  request: { ...putWords.request, params: ProjectParam },
 });
 
 const rotateProjectRoute = createRoute({
