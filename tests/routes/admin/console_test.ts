@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { ADMIN_TOKEN, call, seedTenant, testEnv } from "../../harness.ts";
+import { itemFixture } from "../../lib/items/fixture.ts";
 
 /** A cookie jar over in-process requests. */
 class Browser {
@@ -147,4 +148,67 @@ Deno.test("console: another game's resources are not found", async () => {
   assert.match(res.text, /not a project of game/);
   const none = await b.request("GET", "/console/g/2147483000");
   assert.equal(none.status, 404);
+});
+
+Deno.test("console: retry now on a FAILED delivery; every action logged without secret values", async () => {
+  const { services } = await testEnv();
+  await using f = await itemFixture("http");
+  const g = f.tenant.gameIndex;
+  const lines: { msg: string; fields: Record<string, unknown> }[] = [];
+  const log = services.log;
+  services.log = {
+    ...log,
+    info: (msg, fields) => {
+      lines.push({ msg, fields: fields ?? {} });
+      log.info(msg, fields);
+    },
+  };
+  try {
+    const b = new Browser();
+    await b.signIn();
+    f.server.faults.push({ kind: "code", code: 40004, message: "maintenance" });
+    const body = f.body({ id: "console-retry" });
+    await f.register(body);
+    await services.idle();
+    const page = await b.request("GET", `/console/g/${g}/items?status=FAILED`);
+    assert.match(page.text, /Retry now/);
+    const retry = await b.request(
+      "POST",
+      `/console/g/${g}/items/requests/${body.transactionId}/retry`,
+      { _csrf: b.csrfOf(page.text) },
+    );
+    assert.equal(retry.status, 303);
+    await services.idle();
+    const after = await b.request("GET", `/console/g/${g}/items?status=DELIVERED`);
+    assert.match(after.text, new RegExp(String(body.transactionId)));
+    assert.match(after.text, /is due again; delivery has started/);
+
+    // Issue and revoke a key, rotate a secret: each is logged, no secret value in any line.
+    const keys = await b.request("GET", `/console/g/${g}/keys`);
+    const issued = await b.request("POST", `/console/g/${g}/keys`, {
+      _csrf: b.csrfOf(keys.text),
+      scope_otp: "1",
+    });
+    const apiKey = /<code id="secret-0">([^<]+)</.exec(issued.text)![1];
+    const keyId = /API key (key_[\w-]+) issued/.exec(issued.text)![1];
+    const revoked = await b.request("POST", `/console/g/${g}/keys/${keyId}/revoke`, {
+      _csrf: b.csrfOf(keys.text),
+    });
+    assert.equal(revoked.status, 303);
+    const rotated = await b.request("POST", `/console/g/${g}/apps/${f.tenant.appid}/rotate`, {
+      _csrf: b.csrfOf(keys.text),
+    });
+    const newSecret = /Client secret:<\/span><code id="secret-1">([^<]+)</.exec(rotated.text)![1];
+    const actions = lines.filter((l) => l.msg === "console action").map((l) => l.fields.action);
+    for (const a of ["signed in", "retried item request", "issued API key", "revoked API key"]) {
+      assert.ok(actions.includes(a), `${a} logged: ${actions.join(", ")}`);
+    }
+    assert.ok(actions.includes("rotated app secret"));
+    const text = JSON.stringify(lines);
+    for (const secret of [apiKey, newSecret, ADMIN_TOKEN, f.vendorWord]) {
+      assert.ok(!text.includes(secret), "no secret value is logged");
+    }
+  } finally {
+    services.log = log;
+  }
 });
