@@ -30,7 +30,6 @@ export async function listContracts(
   gameIndex: number,
   q: PageRequest & { network?: string; type?: string },
 ): Promise<Page<ContractView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<{
     network: string;
@@ -60,6 +59,8 @@ export async function listContracts(
       q.type ?? null,
     ],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     network: r.network,
     address: r.address,
@@ -146,7 +147,6 @@ export async function listGameTransactions(
   gameIndex: number,
   q: PageRequest & { status?: string; network?: string; appid?: string },
 ): Promise<Page<TransactionView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<TxRow>(
     `select ${TX_COLUMNS}, ${microsOf("created_at")} as us from chain_txs
@@ -164,6 +164,8 @@ export async function listGameTransactions(
       q.appid ?? null,
     ],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, txView, (r) => [r.us, r.request_id]);
 }
 

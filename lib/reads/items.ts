@@ -26,7 +26,6 @@ export async function listProbes(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<ProbeRecord>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<
     { id: string; healthy: boolean; error: string | null; probed_at: Date }
@@ -36,6 +35,8 @@ export async function listProbes(
       order by id desc limit $3`,
     [gameIndex, after?.[0] ?? null, q.limit + 1],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     healthy: r.healthy,
     error: r.error,
@@ -107,7 +108,6 @@ export async function listDeliveries(
   gameIndex: number,
   q: PageRequest & { status?: ItemRequestStatus; transactionId?: string },
 ): Promise<Page<DeliveryRecord>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<DeliveryRow>(
     `select ${DELIVERY_COLUMNS}, ${microsOf("created_at")} as us from item_requests
@@ -123,6 +123,8 @@ export async function listDeliveries(
       q.transactionId ?? null,
     ],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, deliveryView, (r) => [r.us, r.transaction_id]);
 }
 
@@ -161,7 +163,6 @@ export async function listCpaCampaigns(
   gameIndex: number,
   q: PageRequest & { appid?: string },
 ): Promise<Page<CpaCampaignView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<{
     appid: string;
@@ -184,6 +185,8 @@ export async function listCpaCampaigns(
       order by c.created_at desc, (c.appid || chr(10) || c.cpa_code) desc limit $4`,
     [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1, q.appid ?? null],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     appid: r.appid,
     cpaCode: r.cpa_code,

@@ -33,7 +33,6 @@ export async function listChatKeys(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<ChatKeyView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<{
     game_key: string;
@@ -47,6 +46,8 @@ export async function listChatKeys(
       order by created_at desc, game_key desc limit $4`,
     [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     gameKey: r.game_key,
     gameIndex: r.game_index,
@@ -113,7 +114,6 @@ export async function listProjects(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<ProjectSummary>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<ProjectRow>(
     `select project_key, name, game_index, masking_enabled, mask_char, version,
@@ -124,6 +124,8 @@ export async function listProjects(
       order by created_at desc, project_key desc limit $4`,
     [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(
     rows,
     q.limit,

@@ -33,7 +33,6 @@ export async function listTopics(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<TopicView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<{
     game_index: number;
@@ -53,6 +52,8 @@ export async function listTopics(
       order by created_at desc, topic desc limit $4`,
     [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     gameIndex: r.game_index,
     topic: r.topic,
@@ -149,7 +150,6 @@ export async function listCampaigns(
   gameIndex: number,
   q: PageRequest & { status?: number },
 ): Promise<Page<CampaignSummary>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<CampaignRow>(
     `${CAMPAIGN_SELECT}
@@ -158,6 +158,8 @@ export async function listCampaigns(
       order by c.id desc limit $3`,
     [gameIndex, after?.[0] ?? null, q.limit + 1, q.status ?? null],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, campaignSummary, (r) => [String(r.id), ""]);
 }
 
@@ -249,7 +251,6 @@ export async function listTargetings(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<TargetingView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<{
     id: string;
@@ -268,6 +269,8 @@ export async function listTargetings(
       order by t.id desc limit $3`,
     [gameIndex, after?.[0] ?? null, q.limit + 1],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     id: Number(r.id),
     company: r.company,
@@ -299,7 +302,6 @@ export async function listDevices(
   gameIndex: number,
   q: PageRequest & { appid?: string; country?: string },
 ): Promise<Page<DeviceView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<{
     id: string;
@@ -329,6 +331,8 @@ export async function listDevices(
       q.country?.toUpperCase() ?? null,
     ],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, (r) => ({
     id: Number(r.id),
     appid: r.appid,

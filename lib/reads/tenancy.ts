@@ -126,7 +126,6 @@ export async function listApps(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<AppView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<AppRow>(
     `select appid, game_index, client_id, created_at, ${microsOf("created_at")} as us
@@ -134,6 +133,8 @@ export async function listApps(
       order by created_at desc, appid desc limit $4`,
     [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, appView, (r) => [r.us, r.appid]);
 }
 
@@ -188,7 +189,6 @@ export async function listApiKeys(
   gameIndex: number,
   q: PageRequest & { revoked?: boolean },
 ): Promise<Page<ApiKeyView>> {
-  await requireGame(db, gameIndex);
   const after = decodeCursor(q.cursor);
   const rows = await db.query<KeyRow>(
     `select ${KEY_COLUMNS}, ${microsOf("created_at")} as us
@@ -197,6 +197,8 @@ export async function listApiKeys(
       order by created_at desc, key_id desc limit $4`,
     [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1, q.revoked ?? null],
   );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
   return pageOf(rows, q.limit, keyView, (r) => [r.us, r.key_id]);
 }
 

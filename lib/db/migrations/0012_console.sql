@@ -6,7 +6,8 @@ alter table tads_projects add column game_index integer references games (game_i
 alter table tads_projects add column updated_by text;
 create index tads_projects_game_idx on tads_projects (game_index);
 
-create index apps_game_idx on apps (game_index, created_at desc);
+-- Lists are newest first with the key as tie-breaker: (created_at, key) scanned backward.
+create index apps_game_idx on apps (game_index, created_at, appid);
 
 create table item_endpoint_probes (
   id bigserial primary key,
@@ -17,5 +18,5 @@ create table item_endpoint_probes (
 );
 
 create index item_endpoint_probes_game_idx on item_endpoint_probes (game_index, id desc);
-create index item_requests_game_idx on item_requests (game_index, created_at desc, transaction_id);
-create index chain_txs_game_idx on chain_txs (game_index, created_at desc, request_id);
+create index item_requests_game_idx on item_requests (game_index, created_at, transaction_id);
+create index chain_txs_game_idx on chain_txs (game_index, created_at, request_id);
