@@ -83,7 +83,7 @@ export async function updateProjectWords(
       forbidden,
       allow,
       lists.allowWords !== undefined,
-      options.actor ?? "admin api",
+      options.actor ?? "admin token",
       options.gameIndex ?? null,
     ],
   );

@@ -7,6 +7,7 @@ import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { GameIndexParam } from "./params.ts";
 import { putWords } from "./moderation.ts";
+import { adminActor } from "./audit.ts";
 import { PageQuery, pageSchema, PathKey } from "./paging.ts";
 import {
   getProjectOfGame,
@@ -157,7 +158,7 @@ export function registerModerationReads(app: OpenAPIHono<AppEnv>) {
     const s = c.var.services;
     await getProjectOfGame(s.db, gameIndex, projectKey);
     const updated = await updateProjectWords(s, projectKey, c.req.valid("json"), {
-      actor: "admin api",
+      actor: adminActor(c),
       gameIndex,
     });
     return c.json(updated, 200) as JsonResponse;

@@ -43,12 +43,13 @@ const KIND_OF_STATUS: Record<number, ErrorKind> = {
 export type RootApp = () => Hono<AppEnv>;
 
 /** Builds the client for a console request. */
-export function consoleApi(c: Context<AppEnv>, root: RootApp): ConsoleApi {
+export function consoleApi(c: Context<AppEnv>, root: RootApp, actor: string): ConsoleApi {
   const s = c.var.services;
   async function call(method: string, path: string, json?: unknown): Promise<ApiResult> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${s.secrets.adminToken}`,
       "x-request-id": c.var.requestId,
+      "x-admin-actor": actor,
     };
     let body: string | undefined;
     if (json !== undefined) {

@@ -94,7 +94,8 @@ figure{margin:0 0 1em}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:1em}
 .signin{max-width:420px;margin:10vh auto;padding:0 1em}
 .signin .panel{padding:1.6em}
-.actions{display:flex;gap:.5em;flex-wrap:wrap;align-items:center}
+.actions{display:flex;gap:.5em;flex-wrap:wrap;align-items:flex-start}
+form.stack>button{justify-self:start}
 @media (max-width:760px){
   .frame{grid-template-columns:1fr;grid-template-rows:auto 1fr}
   .side{border-right:0;border-bottom:1px solid var(--line);padding:.4em;display:flex;flex-wrap:wrap;gap:.2em;align-self:start}

@@ -29,9 +29,10 @@ export interface Console {
 
 /** Builds the tools for one request. */
 export function consoleOf(c: Context<ConsoleEnv>, root: RootApp): Console {
-  // deno-lint-ignore no-explicit-any
-  const api = consoleApi(c as any, root);
   const session = c.var.session;
+  const actor = `console session ${session.sid.slice(0, 8)}`;
+  // deno-lint-ignore no-explicit-any
+  const api = consoleApi(c as any, root, actor);
   return {
     api,
     csrf: session.csrf,
@@ -75,7 +76,7 @@ export function consoleOf(c: Context<ConsoleEnv>, root: RootApp): Console {
     },
     log(action, details = {}) {
       c.var.services.log.info("console action", {
-        actor: `console session ${session.sid.slice(0, 8)}`,
+        actor,
         action,
         ...details,
         requestId: c.var.requestId,

@@ -74,7 +74,7 @@ Deno.test("projects: word lists edited within the game record version, who and w
   const one = await admin("GET", `/admin/v1/games/${t.gameIndex}/tads/projects/${p.key}`);
   assert.deepEqual(one.body.forbiddenWords, ["darn", "heck"]);
   assert.equal(one.body.version, 2);
-  assert.equal(one.body.updatedBy, "admin api");
+  assert.equal(one.body.updatedBy, "admin token");
   assert.ok(Date.parse(one.body.updatedAt) >= Date.parse(one.body.createdAt));
 });
 
