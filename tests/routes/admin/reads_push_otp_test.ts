@@ -88,6 +88,8 @@ Deno.test("push: campaigns with tasks per zone and slice states; targetings; dev
   assert.equal(targetings.body.items.length, 1);
   assert.equal(targetings.body.items[0].description, "returning players");
   assert.equal(targetings.body.items[0].targets, 0);
+  const otherTargetings = await admin("GET", `/admin/v1/games/${other.gameIndex}/push/targetings`);
+  assert.deepEqual(otherTargetings.body.items, []);
 
   const token = `device-token-${crypto.randomUUID()}`;
   const device = await callJson("POST", "/push/v1/devices", {

@@ -144,3 +144,26 @@ Deno.test("reads need the admin token", async () => {
     assert.equal(wrong.body.error.code, "UNAUTHORIZED");
   }
 });
+
+Deno.test("every list of an unknown game is 404 GAME_NOT_FOUND, not an empty page", async () => {
+  const g = 2147483001;
+  for (
+    const path of [
+      "apps",
+      "api-keys",
+      "chat-keys",
+      "tads/projects",
+      "item-endpoint/probes",
+      "item-requests",
+      "cpa",
+      "contracts",
+      "transactions",
+      "otp-topics",
+      "push/campaigns",
+      "push/targetings",
+      "push/devices",
+    ]
+  ) {
+    assertNotFound(await admin("GET", `/admin/v1/games/${g}/${path}`), "GAME_NOT_FOUND");
+  }
+});
