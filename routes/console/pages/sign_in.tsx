@@ -17,6 +17,17 @@ import {
 import type { AppEnv } from "../../env.ts";
 import { DomainError } from "../../../lib/errors.ts";
 
+/** Wrong tokens allowed per client address in FAILURE_WINDOW_MS before sign-in is refused. */
+const MAX_FAILURES = 10;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+
+/** The client address the edge reports (Cloudflare, or a proxy's first X-Forwarded-For hop). */
+function clientOf(c: Context): string | null {
+  const ip = c.req.header("cf-connecting-ip") ??
+    c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+  return ip && /^[0-9A-Fa-f:.]{2,45}$/.test(ip) ? ip : null;
+}
+
 function safeNext(next: unknown): string {
   return typeof next === "string" && /^\/console(\/[A-Za-z0-9/_\-.%]*)?$/.test(next)
     ? next
@@ -83,7 +94,19 @@ export function registerSignIn(app: Hono<ConsoleEnv>) {
     }
     const token = typeof form.token === "string" ? form.token : "";
     const s = c.var.services;
+    // Without a reported address every client would share one counter, and anyone could lock
+    // everyone out; the admin token's length is the defence there.
+    const client = clientOf(c);
+    const failures = client ? `console:signin-failures:${client}` : null;
+    if (failures && Number(await s.kv.get(failures) ?? 0) >= MAX_FAILURES) {
+      return signInPage(ctx, {
+        next,
+        error: "Too many wrong tokens from here. Wait 15 minutes and try again.",
+        status: 429,
+      });
+    }
     if (!token || !(await adminTokenMatches(s, token))) {
+      if (failures) await s.kv.incr(failures, { ttlMs: FAILURE_WINDOW_MS });
       s.log.warn("console sign-in refused", { requestId: c.var.requestId });
       return signInPage(ctx, { next, error: "That admin token is not right.", status: 401 });
     }
