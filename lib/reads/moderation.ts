@@ -62,6 +62,9 @@ export interface ProjectSummary {
   name: string;
   gameIndex: number | null;
   masking: { enabled: boolean; char: string };
+  /** Whether the built-in lexicons apply, and of which languages (null = all). */
+  builtinLexicon: boolean;
+  builtinLanguages: string[] | null;
   version: number;
   forbiddenWords: number;
   allowWords: number;
@@ -82,6 +85,8 @@ type ProjectRow = {
   game_index: number | null;
   masking_enabled: boolean;
   mask_char: string;
+  builtin_lexicon: boolean;
+  builtin_languages: string[] | null;
   version: number;
   f: string[] | number;
   a: string[] | number;
@@ -101,6 +106,8 @@ function projectBase(r: ProjectRow) {
     name: r.name,
     gameIndex: r.game_index,
     masking: { enabled: r.masking_enabled, char: r.mask_char },
+    builtinLexicon: r.builtin_lexicon,
+    builtinLanguages: r.builtin_languages,
     version: r.version,
     updatedAt: iso(r.updated_at)!,
     updatedBy: r.updated_by,
@@ -116,7 +123,7 @@ export async function listProjects(
 ): Promise<Page<ProjectSummary>> {
   const after = decodeCursor(q.cursor);
   const rows = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, version,
+    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
         jsonb_array_length(forbidden_words) as f, jsonb_array_length(allow_words) as a,
         updated_at, updated_by, created_at, ${microsOf("created_at")} as us
        from tads_projects p
@@ -142,7 +149,7 @@ export async function getProjectOfGame(
 ): Promise<ProjectView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, version,
+    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
         forbidden_words as f, allow_words as a, updated_at, updated_by, created_at, '' as us
        from tads_projects p where ${OF_GAME} and project_key = $2`,
     [gameIndex, projectKey],
@@ -185,12 +192,12 @@ export interface DetectionTest {
  */
 export async function testDetection(
   services: Services,
-  key: { gameIndex: number; projectKey: string; text: string },
+  key: { gameIndex: number; projectKey: string; text: string; lang?: string },
 ): Promise<DetectionTest> {
   await getProjectOfGame(services.db, key.gameIndex, key.projectKey);
   const project = await loadProject(services, key.projectKey);
   if (!project) throw notFound(`project ${key.projectKey} not found`, "PROJECT_NOT_FOUND");
-  const found = project.detector.detect(key.text);
+  const found = project.detector.detect(key.text, { lang: key.lang ?? null });
   return {
     projectKey: key.projectKey,
     version: project.version,

@@ -31,6 +31,8 @@ const projectBase = {
   name: z.string(),
   gameIndex: z.number().nullable(),
   masking: z.object({ enabled: z.boolean(), char: z.string() }),
+  builtinLexicon: z.boolean(),
+  builtinLanguages: z.array(z.string()).nullable(),
   version: z.number(),
   updatedAt: z.string(),
   updatedBy: z.string().nullable(),
@@ -109,10 +111,14 @@ const testRoute = createRoute({
   method: "post",
   path: "/admin/v1/games/{gameIndex}/tads/projects/{projectKey}/test",
   tags: ["admin"],
-  summary: "Run a text through the project's current lists: matched words, positions, masked text",
+  summary:
+    "Run a text through the project's current lists (lang selects built-in lexicons as text detection does): matches, positions, masked text",
   request: {
     params: ProjectParam,
-    body: jsonBody(z.object({ text: z.string().min(1).max(LONG_TEXT_CHARS) })),
+    body: jsonBody(z.object({
+      text: z.string().min(1).max(LONG_TEXT_CHARS),
+      lang: z.string().min(1).max(16).optional(),
+    })),
   },
   responses: {
     200: jsonResponse(
@@ -172,7 +178,7 @@ export function registerModerationReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(testRoute, async (c) => {
     const result = await testDetection(c.var.services, {
       ...c.req.valid("param"),
-      text: c.req.valid("json").text,
+      ...c.req.valid("json"),
     });
     return c.json(result, 200) as JsonResponse;
   });

@@ -168,7 +168,10 @@ async function projectPage(
       <p class="sub">
         Project <code>{p.projectKey}</code> · version {p.version} · changed {when(p.updatedAt)}
         {p.updatedBy ? ` by ${p.updatedBy}` : ""} · masking{" "}
-        {p.masking.enabled ? `on (${p.masking.char})` : "off"}
+        {p.masking.enabled ? `on (${p.masking.char})` : "off"} · built-in lexicons{" "}
+        {p.builtinLexicon
+          ? (p.builtinLanguages ? p.builtinLanguages.join(", ") : "all languages")
+          : "off"}
       </p>
       {extra.secret && (
         <SecretOnce

@@ -70,11 +70,20 @@ Deno.test("projects: word lists edited within the game record version, who and w
     forbiddenWords: ["darn", "heck", "darn"],
   });
   assert.equal(put.status, 200);
-  assert.deepEqual(put.body, { projectKey: p.key, version: 2, forbiddenWords: 2, allowWords: 1 });
+  assert.deepEqual(put.body, {
+    projectKey: p.key,
+    version: 2,
+    forbiddenWords: 2,
+    allowWords: 1,
+    builtinLexicon: true,
+    builtinLanguages: null,
+  });
   const one = await admin("GET", `/admin/v1/games/${t.gameIndex}/tads/projects/${p.key}`);
   assert.deepEqual(one.body.forbiddenWords, ["darn", "heck"]);
   assert.equal(one.body.version, 2);
   assert.equal(one.body.updatedBy, "admin token");
+  assert.equal(one.body.builtinLexicon, true);
+  assert.equal(one.body.builtinLanguages, null);
   assert.ok(Date.parse(one.body.updatedAt) >= Date.parse(one.body.createdAt));
 });
 
