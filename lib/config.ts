@@ -62,6 +62,8 @@ const schema = z.object({
   PUSH_BASE_TIME_ZONE: z.string().default("Asia/Seoul"),
   PUSH_SINK: z.enum(["log", "webhook"]).default("log"),
   PUSH_WEBHOOK_URL: z.string().url().optional(),
+  ADMIN_AUTH_MAX_FAILURES: int(10, 1),
+  ADMIN_AUTH_WINDOW_SECONDS: int(300, 1),
 });
 
 /** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */

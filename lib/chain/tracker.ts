@@ -37,15 +37,19 @@ export async function trackTransaction(s: Services, requestId: string) {
   await settle(s, rows, s.clock.now());
 }
 
+/**
+ * The scheduled scan: the oldest 200 sent PENDING transactions of a chain, read from the partial
+ * index chain_txs_pending_scan_idx (so its cost follows the pending rows, not the history).
+ */
+export const PENDING_SCAN_SQL =
+  `select request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract from chain_txs
+    where status = 'PENDING' and tx_hash is not null and chain_id = $1
+    order by sent_at limit 200`;
+
 /** Checks every PENDING transaction of the configured chain (scheduled). */
 export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
   if (!s.chain) return;
-  const rows = await s.db.query<PendingRow>(
-    `select request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract from chain_txs
-      where status = 'PENDING' and tx_hash is not null and chain_id = $1
-      order by sent_at limit 200`,
-    [s.chain.chainId],
-  );
+  const rows = await s.db.query<PendingRow>(PENDING_SCAN_SQL, [s.chain.chainId]);
   await settle(s, rows, nowMs);
 }
 
