@@ -12,6 +12,7 @@ import pg from "pg";
 import { startNeonBridge } from "./neon_bridge.ts";
 import { startUpstashBridge } from "./upstash_bridge.ts";
 import { generatePrivateJwk } from "../lib/auth/keys.ts";
+import { pushFakesEnv, startPushFakes } from "./push_fakes.ts";
 
 const PG_ADMIN_URL = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = Deno.env.get("TEST_REDIS_URL") ?? "redis://127.0.0.1:6379";
@@ -194,25 +195,41 @@ async function main() {
   const [tier, ...paths] = Deno.args;
   let result: Counts & { code: number };
   if (tier === "embedded") {
-    result = await runCounted(
-      denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers", "tests/browser"]),
-      {},
-    );
+    // The push provider fakes (OAuth, FCM v1, APNs over HTTP/2) serve every tier's push tests.
+    const fakes = await startPushFakes();
+    try {
+      result = await runCounted(
+        denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers", "tests/browser"]),
+        pushFakesEnv(fakes),
+      );
+    } finally {
+      await fakes.close();
+    }
   } else if (tier === "real") {
     const servers = await realServers();
+    const fakes = await startPushFakes();
     try {
       result = await runCounted(
         denoTest(paths, paths.length ? [] : ["tests/workers", "tests/browser"]),
-        servers.env,
+        { ...servers.env, ...pushFakesEnv(fakes) },
       );
     } finally {
+      await fakes.close();
       await servers.close();
     }
   } else if (tier === "workers") {
     result = await workersTier();
   } else if (tier === "browser") {
     // Embedded services; screenshots land in CONSOLE_SCREENSHOTS (test-artifacts/console).
-    result = await runCounted(denoTest(paths.length ? paths : ["tests/browser/"], []), {});
+    const fakes = await startPushFakes();
+    try {
+      result = await runCounted(
+        denoTest(paths.length ? paths : ["tests/browser/"], []),
+        pushFakesEnv(fakes),
+      );
+    } finally {
+      await fakes.close();
+    }
   } else {
     console.error("usage: run_tests.ts embedded|real|workers|browser [paths...]");
     Deno.exit(2);
