@@ -51,12 +51,16 @@ export function consoleApi(c: Context<AppEnv>, root: RootApp, actor: string): Co
       "x-request-id": c.var.requestId,
       "x-admin-actor": actor,
     };
+    // The admin API counts failed tokens per client address: the console's calls carry the
+    // signed-in user's address (the runtime's env and the edge's header), not a shared one.
+    const edgeAddress = c.req.header("cf-connecting-ip");
+    if (edgeAddress) headers["cf-connecting-ip"] = edgeAddress;
     let body: string | undefined;
     if (json !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(json);
     }
-    const res = await root().request(path, { method, headers, body });
+    const res = await root().request(path, { method, headers, body }, c.env);
     const text = await res.text();
     // deno-lint-ignore no-explicit-any
     let parsed: any = null;
