@@ -16,6 +16,9 @@ import { registerModerationReads } from "./reads_moderation.ts";
 import { registerItemsReads } from "./reads_items.ts";
 import { registerChainReads } from "./reads_chain.ts";
 import { registerPushOtpReads } from "./reads_push_otp.ts";
+import { registerWalletAdmin } from "./wallets.ts";
+import { registerMultisigAdmin } from "./multisig.ts";
+import { registerContractActions } from "./contract_actions.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
@@ -33,5 +36,8 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   registerItemsReads(app);
   registerChainReads(app);
   registerPushOtpReads(app);
+  registerWalletAdmin(app);
+  registerMultisigAdmin(app);
+  registerContractActions(app);
   return app;
 }

@@ -33,9 +33,10 @@ export const txCreationResponse = chainOkResponse(
     txhash: z.string().optional(),
     status: z.enum(["PENDING", "WAITING"]),
     rawTx: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    hashedTx: z.string().optional(),
     requestId: z.string(),
   }),
-  "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false)",
+  "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false; with hashedTx when the sender is a multi-signature wallet)",
 );
 
 /** Builds the TxRequest of a validated body; the callback target is checked up front. */

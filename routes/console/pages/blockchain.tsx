@@ -34,11 +34,12 @@ function ListingOf({ label, result, path }: { label: string; result: ApiResult; 
   // deno-lint-ignore no-explicit-any
   const rows: Record<string, any>[] = Array.isArray(result.body)
     ? result.body
-    : result.body?.items ?? result.body?.wallets ?? [];
+    : result.body?.items ?? result.body?.wallets ?? result.body?.multisig ?? [];
+  // deno-lint-ignore no-explicit-any
+  const shown = (v: any) =>
+    v !== null && v !== undefined && (typeof v !== "object" || Array.isArray(v));
   const keys = rows.length
-    ? Object.keys(rows[0]).filter((key) =>
-      rows.some((r) => r[key] !== null && typeof r[key] !== "object") || key === "balance"
-    ).slice(0, 8)
+    ? Object.keys(rows[0]).filter((key) => rows.some((r) => shown(r[key]))).slice(0, 9)
     : [];
   return (
     <Table
@@ -48,7 +49,9 @@ function ListingOf({ label, result, path }: { label: string; result: ApiResult; 
         key,
         // deno-lint-ignore no-explicit-any
         (r: Record<string, any>) =>
-          typeof r[key] === "object" && r[key] !== null
+          Array.isArray(r[key])
+            ? r[key].join(", ")
+            : typeof r[key] === "object" && r[key] !== null
             ? JSON.stringify(r[key])
             : String(r[key] ?? ""),
       ])}
@@ -64,8 +67,8 @@ async function chainPage(k: Console, g: number, q: { status?: string; cursor?: s
   if (q.status) params.set("status", q.status);
   if (q.cursor) params.set("cursor", q.cursor);
   const [wallets, multisig, contracts, txs] = await Promise.all([
-    k.api.call("GET", `/admin/v1/wallets?gameIndex=${g}`),
-    k.api.call("GET", `/admin/v1/multisig?gameIndex=${g}`),
+    k.api.call("GET", `/admin/v1/wallets?gameIndex=${g}&limit=100`),
+    k.api.call("GET", `/admin/v1/multisig?gameIndex=${g}&limit=100`),
     k.api.get(`/admin/v1/games/${g}/contracts?limit=200`),
     k.api.call("GET", `/admin/v1/games/${g}/transactions?${params}`),
   ]);
