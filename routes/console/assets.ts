@@ -132,13 +132,16 @@ document.addEventListener("submit", function (e) {
   var form = box.closest("form");
   var out = document.getElementById(box.getAttribute("data-live-test"));
   var timer;
+  var latest = 0;
   function run() {
     if (!box.value.trim()) return;
+    // Answers can arrive out of order: only the newest request's answer is shown.
+    var mine = ++latest;
     var body = new URLSearchParams(new FormData(form));
     fetch(form.action + "?fragment=1", { method: "POST", body: body, credentials: "same-origin",
       headers: { "X-CSRF-Token": form.querySelector("[name=_csrf]").value } })
       .then(function (r) { return r.text(); })
-      .then(function (html) { out.innerHTML = html; });
+      .then(function (html) { if (mine === latest) out.innerHTML = html; });
   }
   box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 250); });
 })();
