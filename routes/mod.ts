@@ -25,6 +25,8 @@ import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
 import { observeRequests } from "./observe.ts";
+import { consoleFamily } from "./console/envelope.tsx";
+import { consoleRoutes } from "./console/mod.ts";
 import { guardBodyReads } from "./body_read.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
@@ -36,6 +38,7 @@ export const families: Family[] = [
   itemsFamily,
   pushFamily,
   otpFamily,
+  consoleFamily,
   adminFamily,
 ];
 
@@ -108,6 +111,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.route("/", otpRoutes());
   app.route("/", itemsRoutes());
   app.route("/", promotionRoutes());
+  app.route("/", consoleRoutes(() => app));
   registerDocs(app);
   return app;
 }

@@ -10,6 +10,7 @@ import m0007 from "./0007_nft_metadata_per_request.sql" with { type: "text" };
 import m0008 from "./0008_multisig.sql" with { type: "text" };
 import m0010 from "./0010_push_delivery.sql" with { type: "text" };
 import m0011 from "./0011_list_indexes.sql" with { type: "text" };
+import m0012 from "./0012_console.sql" with { type: "text" };
 import m0013 from "./0013_builtin_lexicon.sql" with { type: "text" };
 import m0014 from "./0014_webhook_secrets.sql" with { type: "text" };
 
@@ -25,6 +26,7 @@ export const migrations: Migration[] = [
   { name: "0008_multisig", sql: m0008 },
   { name: "0010_push_delivery", sql: m0010 },
   { name: "0011_list_indexes", sql: m0011 },
+  { name: "0012_console", sql: m0012 },
   { name: "0013_builtin_lexicon", sql: m0013 },
   { name: "0014_webhook_secrets", sql: m0014 },
 ];
