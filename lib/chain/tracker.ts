@@ -8,6 +8,7 @@ import type { Hex } from "viem";
 import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
 import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
+import { xplaOutcome } from "./xpla/tracking.ts";
 
 /** The callback body sent to a request's callbackUrl. */
 export interface TxCallback {
@@ -17,8 +18,10 @@ export interface TxCallback {
   txType: string;
 }
 
-type PendingRow = {
+/** A PENDING request as the tracker reads it. */
+export type PendingRow = {
   request_id: string;
+  network: string;
   tx_hash: string;
   chain_id: number;
   sent_at: Date | null;
@@ -30,39 +33,50 @@ type PendingRow = {
 /** Checks one request's transaction now (used right after sending). */
 export async function trackTransaction(s: Services, requestId: string) {
   const rows = await s.db.query<PendingRow>(
-    `select request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract from chain_txs
+    `select request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract
+       from chain_txs
       where request_id = $1 and status = 'PENDING' and tx_hash is not null`,
     [requestId],
   );
   await settle(s, rows, s.clock.now());
 }
 
-/** Checks every PENDING transaction of the configured chain (scheduled). */
+/** Checks every PENDING transaction of the configured chains (scheduled). */
 export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
-  if (!s.chain) return;
+  if (!s.chain && !s.xpla) return;
   const rows = await s.db.query<PendingRow>(
-    `select request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract from chain_txs
-      where status = 'PENDING' and tx_hash is not null and chain_id = $1
+    `select request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract
+       from chain_txs
+      where status = 'PENDING' and tx_hash is not null
+        and ((network = 'polygon' and chain_id = $1) or (network = 'xpla' and chain_id = $2))
       order by sent_at limit 200`,
-    [s.chain.chainId],
+    [s.chain?.chainId ?? -1, s.xpla?.lockId ?? -1],
   );
   await settle(s, rows, nowMs);
 }
 
 async function settle(s: Services, rows: PendingRow[], nowMs: number) {
-  const chain = s.chain;
-  if (!chain || rows.length === 0) return;
+  if (rows.length === 0) return;
   const decided: { request_id: string; status: "SUCCESS" | "FAILED" }[] = [];
+  const paused = new Set<string>();
   for (const row of rows) {
-    if (row.chain_id !== chain.chainId) continue;
+    if (paused.has(row.network)) continue;
     let status: "SUCCESS" | "FAILED" | null;
     try {
-      status = await outcome(s, chain, row, nowMs);
+      if (row.network === "xpla") {
+        if (!s.xpla || row.chain_id !== s.xpla.lockId) continue;
+        status = await xplaOutcome(s, s.xpla, row, nowMs);
+      } else {
+        if (!s.chain || row.chain_id !== s.chain.chainId) continue;
+        status = await outcome(s, s.chain, row, nowMs);
+      }
     } catch (err) {
       s.log.warn("transaction tracking paused: chain unreachable", {
-        err: describeChainError(err, [chain.rpcUrl]),
+        network: row.network,
+        err: describeChainError(err, s.chain ? [s.chain.rpcUrl] : []),
       });
-      break;
+      paused.add(row.network);
+      continue;
     }
     if (status) decided.push({ request_id: row.request_id, status });
   }

@@ -69,7 +69,7 @@ export interface RawTxObject {
 /** The transaction-creation response `data`. */
 export type TxCreation =
   | { txhash: string; status: "PENDING"; requestId: string }
-  | { rawTx: RawTxObject | string; requestId: string; status: "WAITING" };
+  | { rawTx: RawTxObject | Record<string, unknown> | string; requestId: string; status: "WAITING" };
 
 /** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
 export async function createTransaction(
@@ -162,7 +162,8 @@ export async function createTransaction(
   return { rawTx, requestId, status: "WAITING" };
 }
 
-async function assertNewRequestId(s: Services, requestId: string) {
+/** Refuses a caller-chosen request id that was used before. */
+export async function assertNewRequestId(s: Services, requestId: string) {
   const rows = await s.db.query("select 1 from chain_txs where request_id = $1", [requestId]);
   if (rows.length > 0) {
     throw new DomainError(
@@ -173,7 +174,8 @@ async function assertNewRequestId(s: Services, requestId: string) {
   }
 }
 
-async function insertRecord(s: Services, r: {
+/** Records a transaction request (the list, the tracker and the callback outbox read it). */
+export async function insertRecord(s: Services, r: {
   requestId: string;
   req: TxRequest;
   chainId: number;

@@ -37,7 +37,11 @@ export const blockchainCatalog: Record<string, CatalogEntry> = {
   NFT_ALREADY_LOCKED: { code: 2004, status: 409, meaning: "NFT already locked" },
   NFT_NOT_LOCKED: { code: 2005, status: 409, meaning: "NFT not locked" },
   POOL_EXHAUSTED: { code: 2006, status: 409, meaning: "convert pool lacks tokens or currency" },
-  TOO_MANY_TOKENS: { code: 2007, status: 400, meaning: "more than 50 tokens in one mint" },
+  TOO_MANY_TOKENS: {
+    code: 2007,
+    status: 400,
+    meaning: "more tokens than one mint takes (50 polygon, 200 xpla)",
+  },
   DUPLICATE_TOKEN_ID: { code: 2008, status: 409, meaning: "token id repeated or already minted" },
   TOKEN_NOT_FOUND: { code: 2009, status: 404, meaning: "token id not minted" },
   KEY_NOT_HELD: { code: 2010, status: 400, meaning: "isSend true but no key held for from" },

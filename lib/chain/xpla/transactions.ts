@@ -1,0 +1,207 @@
+/**
+ * XPLA transaction creation: CosmWasm execute messages simulated for gas, then either signed
+ * with the held key (SIGN_MODE_DIRECT) and broadcast under the wallet's Postgres send lock
+ * (PENDING), or handed back unsigned (WAITING). Records go to `chain_txs` like Polygon's.
+ */
+import { hexToBytes, keccak256 } from "viem";
+import { base64 } from "@scure/base";
+import type { Services } from "../../services.ts";
+import { DomainError } from "../../errors.ts";
+import { withSendLock } from "../send_lock.ts";
+import { trackTransaction } from "../tracker.ts";
+import {
+  assertNewRequestId,
+  insertRecord,
+  type TxCreation,
+  type TxRequest,
+  type TxType,
+} from "../transactions.ts";
+import {
+  broadcast,
+  getAccount,
+  scrubLcdText,
+  simulate,
+  type XplaAccount,
+  type XplaChain,
+} from "./lcd.ts";
+import { xplaToHex } from "./keys.ts";
+import {
+  type ContractCall,
+  cosmosTxHash,
+  describeUnsigned,
+  encodeAuthInfo,
+  encodeBody,
+  encodeSignDoc,
+  encodeTxRaw,
+  ethPubKeyAny,
+  feeFor,
+} from "./tx.ts";
+
+/** The configured XPLA chain, or the documented "not configured" error. */
+export function requireXpla(s: Services): XplaChain {
+  if (!s.xpla) {
+    throw new DomainError("unavailable", "CHAIN_UNAVAILABLE", "XPLA_LCD_URL is not configured");
+  }
+  return s.xpla;
+}
+
+/** What an XPLA request executes. */
+export interface XplaIntent {
+  type: TxType;
+  /** Action name used in error messages, e.g. "mint". */
+  action: string;
+  /** Sender (`xpla1…`). */
+  from: string;
+  /** The contract the record shows. */
+  contract: string;
+  calls: ContractCall[];
+}
+
+/** A built, unsigned transaction. */
+export interface BuiltTx {
+  bodyBytes: Uint8Array;
+  authInfoBytes: Uint8Array;
+  signDoc: Uint8Array;
+  gasLimit: bigint;
+  feeAmount: bigint;
+  account: XplaAccount;
+  publicKey?: Uint8Array;
+}
+
+/** Simulates the calls for gas and builds body, auth info and sign doc at the account's sequence. */
+export async function buildXplaTx(
+  chain: XplaChain,
+  intent: { from: string; calls: ContractCall[]; action: string },
+  account: XplaAccount,
+  publicKey: Uint8Array | undefined,
+): Promise<BuiltTx> {
+  const bodyBytes = encodeBody(intent.from, intent.calls);
+  const pk = publicKey ? ethPubKeyAny(publicKey) : undefined;
+  const probe = encodeTxRaw({
+    bodyBytes,
+    authInfoBytes: encodeAuthInfo({
+      publicKey: pk,
+      sequence: account.sequence,
+      gasLimit: 0n,
+      feeAmount: 0n,
+    }),
+    signatures: [new Uint8Array(0)],
+  });
+  const used = await simulate(chain, probe, intent.action);
+  const gasLimit = BigInt(Math.ceil(Number(used) * chain.gasAdjustment));
+  const feeAmount = feeFor(gasLimit, chain.gasPrice);
+  const authInfoBytes = encodeAuthInfo({
+    publicKey: pk,
+    sequence: account.sequence,
+    gasLimit,
+    feeAmount,
+  });
+  const signDoc = encodeSignDoc({
+    bodyBytes,
+    authInfoBytes,
+    chainId: chain.chainId,
+    accountNumber: account.accountNumber,
+  });
+  return { bodyBytes, authInfoBytes, signDoc, gasLimit, feeAmount, account, publicKey };
+}
+
+/** The account of a sender, or a clear error when the chain does not know it. */
+export async function requireAccount(chain: XplaChain, address: string, field = "from") {
+  const account = await getAccount(chain, address);
+  if (!account) {
+    throw new DomainError(
+      "invalid",
+      "ACCOUNT_NOT_FOUND",
+      `${field} ${address} has no account on xpla (never funded)`,
+    );
+  }
+  return account;
+}
+
+/** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
+export async function createXplaTransaction(
+  s: Services,
+  req: TxRequest,
+  build: (requestId: string) => XplaIntent | Promise<XplaIntent>,
+): Promise<TxCreation> {
+  const chain = requireXpla(s);
+  const requestId = req.requestId ?? crypto.randomUUID();
+  if (req.requestId) await assertNewRequestId(s, req.requestId);
+  const intent = await build(requestId);
+  const keyAddress = xplaToHex(intent.from);
+  if (req.isSend && !(await s.kms.holds(req.gameIndex, keyAddress))) {
+    throw new DomainError(
+      "invalid",
+      "KEY_NOT_HELD",
+      `isSend is true but no signing key is held for from ${intent.from}; send isSend false and sign rawTx yourself`,
+    );
+  }
+  const now = new Date(s.clock.now());
+  const record = (status: string, hash: string | null, sequence: bigint) =>
+    insertRecord(s, {
+      requestId,
+      req,
+      chainId: chain.lockId,
+      type: intent.type,
+      status,
+      from: intent.from,
+      contract: intent.contract,
+      hash,
+      nonce: Number(sequence),
+      now,
+    });
+  if (req.isSend) {
+    const publicKey = await s.kms.publicKey(req.gameIndex, keyAddress);
+    const hash = await withSendLock(
+      s.db,
+      { chainId: chain.lockId, address: intent.from },
+      async () => {
+        const account = await requireAccount(chain, intent.from);
+        const tx = await buildXplaTx(chain, intent, account, publicKey);
+        const signature = await s.kms.signDigest(
+          req.gameIndex,
+          keyAddress,
+          hexToBytes(keccak256(tx.signDoc)),
+        );
+        const txBytes = encodeTxRaw({ ...tx, signatures: [signature] });
+        const hash = cosmosTxHash(txBytes);
+        await record("PENDING", hash, account.sequence);
+        let refused: string | null = null;
+        try {
+          const res = await broadcast(chain, txBytes);
+          if (res.code !== 0) refused = `code ${res.code}: ${scrubLcdText(res.raw_log)}`;
+        } catch (err) {
+          // Unreachable: the tx may have arrived, so the record stays for the tracker.
+          if (err instanceof DomainError && err.code === "CHAIN_UNAVAILABLE") throw err;
+          refused = err instanceof Error ? err.message : String(err);
+        }
+        if (refused !== null) {
+          await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+          throw new DomainError("invalid", "TX_REVERTED", `${intent.action} refused: ${refused}`);
+        }
+        return hash;
+      },
+    );
+    s.defer(trackTransaction(s, requestId));
+    return { txhash: hash, status: "PENDING", requestId };
+  }
+  const account = await requireAccount(chain, intent.from);
+  if (!account.publicKey) {
+    throw new DomainError(
+      "invalid",
+      "ACCOUNT_INACTIVE",
+      `from ${intent.from} has no public key on xpla yet (it has never sent a transaction)`,
+    );
+  }
+  const tx = await buildXplaTx(chain, intent, account, account.publicKey);
+  await record("WAITING", null, account.sequence);
+  const rawTx = req.encoded ? base64.encode(tx.signDoc) : describeUnsigned({
+    ...tx,
+    sender: intent.from,
+    calls: intent.calls,
+    sequence: account.sequence,
+    chainId: chain.chainId,
+    accountNumber: account.accountNumber,
+  });
+  return { rawTx, requestId, status: "WAITING" };
+}
