@@ -4,6 +4,7 @@
  * adapter is the viem code in lib/chain; XPLA's is LCD REST in lib/chain/xpla.
  */
 import type { Services } from "../services.ts";
+import { type ContractRecord, listContractsByOwner, type PageMeta } from "../contracts.ts";
 import type { TxCreation, TxRequest } from "./transactions.ts";
 import { type MintEntry, mintNfts, nftInfo } from "./nft.ts";
 import { lockNft, unlockNft } from "./lock.ts";
@@ -17,6 +18,7 @@ import {
   tokenBalanceXpla,
   unlockNftXpla,
 } from "./xpla/operations.ts";
+import { contractsByOwnerXpla } from "./xpla/contracts_list.ts";
 
 /** Scope of a read: the caller's network and game. */
 export interface ReadScope {
@@ -33,8 +35,20 @@ export interface NftRecord {
   metadata: Record<string, unknown>;
 }
 
+/** The contract-list query. */
+export interface ContractsQuery extends ReadScope {
+  owner: string;
+  type?: string;
+  page: number;
+  limit: number;
+}
+
 /** What every network implements. */
 export interface ChainPort {
+  contractsByOwner(
+    s: Services,
+    q: ContractsQuery,
+  ): Promise<{ contracts: ContractRecord[]; meta: PageMeta }>;
   mintNfts(s: Services, req: TxRequest, input: {
     contract: string;
     from: string;
@@ -77,6 +91,7 @@ export interface ChainPort {
 }
 
 const polygon: ChainPort = {
+  contractsByOwner: (s, q) => listContractsByOwner(s.db, q),
   mintNfts,
   nftInfo,
   lockNft,
@@ -87,6 +102,7 @@ const polygon: ChainPort = {
 };
 
 const xpla: ChainPort = {
+  contractsByOwner: contractsByOwnerXpla,
   mintNfts: mintNftsXpla,
   nftInfo: nftInfoXpla,
   lockNft: lockNftXpla,
