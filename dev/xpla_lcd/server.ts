@@ -123,6 +123,7 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
   let height = 1;
   let nextAccount = 1;
   let nextContract = 1;
+  const salt = crypto.randomUUID();
   let held = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -146,7 +147,8 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
     init: Record<string, unknown>,
     label = kind,
   ): string {
-    const seed = new TextEncoder().encode(`local-contract/${nextContract++}`);
+    // Salted per chain instance: two local chains never share a contract address.
+    const seed = new TextEncoder().encode(`${salt}/contract/${nextContract++}`);
     const address = toBech32(sha256(seed, "bytes"));
     contracts.set(address, {
       address,

@@ -69,7 +69,13 @@ export interface RawTxObject {
 /** The transaction-creation response `data`. */
 export type TxCreation =
   | { txhash: string; status: "PENDING"; requestId: string }
-  | { rawTx: RawTxObject | Record<string, unknown> | string; requestId: string; status: "WAITING" };
+  | {
+    rawTx: RawTxObject | Record<string, unknown> | string;
+    /** Multisig senders: the hash each member signs. */
+    hashedTx?: string;
+    requestId: string;
+    status: "WAITING";
+  };
 
 /** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
 export async function createTransaction(

@@ -50,6 +50,20 @@ export const blockchainCatalog: Record<string, CatalogEntry> = {
   REQUEST_NOT_FOUND: { code: 2013, status: 404, meaning: "requestId unknown for this app" },
   TX_HASH_TAKEN: { code: 2014, status: 409, meaning: "txHash attached to another request" },
   CALLBACK_URL_REFUSED: { code: 2015, status: 400, meaning: "callbackUrl invalid or private" },
+  // XPLA accounts and multi-signature wallets.
+  ACCOUNT_NOT_FOUND: { code: 2101, status: 400, meaning: "xpla account unknown (never funded)" },
+  ACCOUNT_INACTIVE: { code: 2102, status: 400, meaning: "xpla account has no public key yet" },
+  SIGNER_NOT_ACTIVE: {
+    code: 2103,
+    status: 400,
+    meaning: "multisig signer is not an active account",
+  },
+  MULTISIG_NOT_FOUND: { code: 2104, status: 404, meaning: "multisig wallet unknown to this game" },
+  MULTISIG_SIGNATURE_INVALID: {
+    code: 2105,
+    status: 400,
+    meaning: "signature of no member, repeated, or count not equal to the threshold",
+  },
   CHAIN_UNAVAILABLE: { code: 5031, status: 503, meaning: "blockchain node unreachable" },
   WALLET_BUSY: { code: 5032, status: 503, meaning: "wallet's send lock busy; retry" },
   CHAIN_ERROR: { code: 5021, status: 502, meaning: "blockchain node answered with an error" },

@@ -1,12 +1,14 @@
 /**
- * POST /core/v1/multisig and POST /core/v1/multisig/tx[/{address}]: multi-signature wallets are
- * not implemented yet. The routes exist so authenticated callers get an explicit 501 with a
- * catalog code instead of a 404 that looks like a wrong path.
+ * POST /core/v1/multisig and POST /core/v1/multisig/tx[/{address}]: on xpla, multi-signature
+ * wallets and transactions (multisig_xpla.ts); on polygon not implemented yet. The routes exist
+ * so authenticated callers get an explicit 501 with a catalog code instead of a 404 that looks
+ * like a wrong path.
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonResponse } from "../env.ts";
 import { DomainError } from "../../lib/errors.ts";
+import { assembleXplaMultisigRoute, createXplaMultisigRoute } from "./multisig_xpla.ts";
 
 const notImplemented = jsonResponse(
   z.object({ code: z.number(), message: z.string() }),
@@ -39,11 +41,19 @@ function refuse(): never {
   throw new DomainError(
     "unavailable",
     "MULTISIG_NOT_IMPLEMENTED",
-    "multi-signature wallets are not implemented yet on any network",
+    "multi-signature wallets are not implemented yet on polygon",
   );
 }
 
-/** Registers the three multi-signature routes (all answer 501 after authentication). */
+/** Registers the three multi-signature routes (polygon answers 501 after authentication). */
 export function registerMultisig(app: OpenAPIHono<AppEnv>) {
-  for (const route of routes) app.openapi(route, refuse);
+  const [create, tx, txAt] = routes;
+  // --- xpla branch (multisig_xpla.ts); other networks refuse ---
+  app.openapi(create, (c) => c.var.network === "xpla" ? createXplaMultisigRoute(c) : refuse());
+  app.openapi(tx, (c) => c.var.network === "xpla" ? assembleXplaMultisigRoute(c) : refuse());
+  app.openapi(
+    txAt,
+    (c) =>
+      c.var.network === "xpla" ? assembleXplaMultisigRoute(c, c.req.param("address")) : refuse(),
+  );
 }

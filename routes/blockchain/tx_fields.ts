@@ -33,6 +33,7 @@ export const txCreationResponse = chainOkResponse(
     txhash: z.string().optional(),
     status: z.enum(["PENDING", "WAITING"]),
     rawTx: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    hashedTx: z.string().optional(),
     requestId: z.string(),
   }),
   "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false)",

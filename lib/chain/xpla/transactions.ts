@@ -25,6 +25,8 @@ import {
   type XplaChain,
 } from "./lcd.ts";
 import { xplaToHex } from "./keys.ts";
+import { findXplaMultisig, multisigProbe, multisigSignDoc, type XplaMultisig } from "./multisig.ts";
+import { stdSignBytes } from "./multisig_keys.ts";
 import {
   type ContractCall,
   cosmosTxHash,
@@ -185,6 +187,10 @@ export async function createXplaTransaction(
     s.defer(trackTransaction(s, requestId));
     return { txhash: hash, status: "PENDING", requestId };
   }
+  const multisig = await findXplaMultisig(s.db, req.gameIndex, intent.from);
+  if (multisig) {
+    return await waitingMultisig(chain, { req, requestId, intent, multisig, record });
+  }
   const account = await requireAccount(chain, intent.from);
   if (!account.publicKey) {
     throw new DomainError(
@@ -204,4 +210,37 @@ export async function createXplaTransaction(
     accountNumber: account.accountNumber,
   });
   return { rawTx, requestId, status: "WAITING" };
+}
+
+/**
+ * A multisig sender's WAITING request: the amino JSON sign document (its memo is the request
+ * id, so the assembled transaction names its request) and keccak256 of its sorted JSON bytes,
+ * which each member signs.
+ */
+async function waitingMultisig(chain: XplaChain, w: {
+  req: TxRequest;
+  requestId: string;
+  intent: XplaIntent;
+  multisig: XplaMultisig;
+  record: (status: string, hash: string | null, sequence: bigint) => Promise<void>;
+}): Promise<TxCreation> {
+  const account = await requireAccount(chain, w.intent.from);
+  const used = await simulate(
+    chain,
+    multisigProbe(w.multisig, w.intent.calls, account.sequence),
+    w.intent.action,
+  );
+  const gasLimit = BigInt(Math.ceil(Number(used) * chain.gasAdjustment));
+  const { doc, hashedTx } = multisigSignDoc({
+    chain,
+    account,
+    wallet: w.multisig,
+    calls: w.intent.calls,
+    gasLimit,
+    feeAmount: feeFor(gasLimit, chain.gasPrice),
+    memo: w.requestId,
+  });
+  await w.record("WAITING", null, account.sequence);
+  const rawTx = w.req.encoded ? base64.encode(stdSignBytes(doc)) : { ...doc };
+  return { rawTx, hashedTx, requestId: w.requestId, status: "WAITING" };
 }
