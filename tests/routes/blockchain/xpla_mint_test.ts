@@ -11,6 +11,14 @@ import {
 } from "../../lib/chain/xpla_env.ts";
 import { callbackSink } from "./callback_sink.ts";
 import { callJson } from "../../harness.ts";
+import { createXplaChain } from "../../../lib/chain/xpla/lcd.ts";
+
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
 
 function entries(n: number, prefix = "t") {
   return Array.from({ length: n }, (_, i) => ({
@@ -188,8 +196,7 @@ Deno.test({
 
 Deno.test({
   ...xplaTestOptions,
-  name:
-    "xpla: an account without a public key cannot get an unsigned tx; no LCD configured is 5031",
+  name: "xpla: an account without a public key gets no unsigned tx; no LCD, or a dead one, is 5031",
   async fn() {
     const t = await xplaNftTenant("xpla inactive");
     const body = {
@@ -205,13 +212,23 @@ Deno.test({
     assert.equal(res.status, 400);
     assert.match(res.body.message, /no public key on xpla/);
 
-    const saved = t.services.xpla;
-    t.services.xpla = undefined;
+    const saved = t.services.xpla!;
     try {
+      t.services.xpla = undefined;
       const off = await t.call("POST", `/service/v1/nft/${t.nft}/mint`, body);
       assert.equal(off.status, 503);
       assert.equal(off.body.code, 5031);
       assert.match(off.body.message, /XPLA_LCD_URL is not configured/);
+      // An LCD that does not answer: 5031 too, and its address is not in the message.
+      const dead = `http://127.0.0.1:${closedPort()}`;
+      t.services.xpla = createXplaChain({ lcdUrl: dead, chainId: saved.chainId, timeoutMs: 500 });
+      const down = await t.call("POST", `/service/v1/nft/${t.nft}/mint`, {
+        ...body,
+        from: t.player.address,
+      });
+      assert.equal(down.status, 503, JSON.stringify(down.body));
+      assert.equal(down.body.code, 5031);
+      assert.ok(!down.body.message.includes(dead));
     } finally {
       t.services.xpla = saved;
     }
