@@ -10,14 +10,10 @@ import { parseXplaAddress } from "./keys.ts";
  * may be registered under another owner (e.g. the operator). Like Polygon's list, it answers
  * from the registry alone when no LCD is configured.
  */
-export async function contractsByOwnerXpla(s: Services, q: {
-  network: string;
-  gameIndex: number;
-  owner: string;
-  type?: string;
-  page: number;
-  limit: number;
-}) {
+export async function contractsByOwnerXpla(
+  s: Services,
+  q: Omit<Parameters<typeof listContractsByOwner>[1], "createdOnChain">,
+) {
   const owner = parseXplaAddress(q.owner, "owner");
   const created = s.xpla ? await contractsByCreator(s.xpla, owner) : [];
   return await listContractsByOwner(s.db, { ...q, owner, createdOnChain: created });
