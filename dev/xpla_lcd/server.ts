@@ -42,14 +42,24 @@ import { decodeMultisigPubKey, MULTISIG_TYPE, verifyMultisig } from "./multisig.
 
 const SEND_TYPE = "/cosmos.bank.v1beta1.MsgSend";
 
-/** An account of the local chain. */
+/**
+ * An account of the local chain. Like a Cosmos node, the chain keeps two views: the committed
+ * one (what the account query answers: sequence and key as of the last block) and the check
+ * state, which also counts transactions accepted into the mempool (what CheckTx and simulate
+ * check sequences against).
+ */
 export interface LocalAccount {
   address: string;
   accountNumber: number;
+  /** Committed sequence. */
   sequence: number;
+  /** Sequence including mempool transactions. */
+  checkSequence: number;
   balance: bigint;
-  /** The registered public key (Any), set by the account's first transaction. */
+  /** The committed public key (Any), set when the account's first transaction is included. */
   pubKey: Any | null;
+  /** The key as the check state knows it (set by the first accepted transaction). */
+  checkPubKey: Any | null;
 }
 
 interface StoredTx {
@@ -119,6 +129,8 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
     body: TxBody;
     json: Record<string, unknown>;
     gasWanted: bigint;
+    /** Signer accounts and keys, committed when the block includes the tx. */
+    signers: { acc: LocalAccount; pk: Any | null }[];
   }[] = [];
   let height = 1;
   let nextAccount = 1;
@@ -134,7 +146,15 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
   function fund(address: string, amount: bigint): LocalAccount {
     let a = accounts.get(address);
     if (!a) {
-      a = { address, accountNumber: nextAccount++, sequence: 0, balance: 0n, pubKey: null };
+      a = {
+        address,
+        accountNumber: nextAccount++,
+        sequence: 0,
+        checkSequence: 0,
+        balance: 0n,
+        pubKey: null,
+        checkPubKey: null,
+      };
       accounts.set(address, a);
     }
     a.balance += amount;
@@ -263,7 +283,7 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
       const info = d.authInfo.signerInfos[i];
       const acc = account(signer);
       if (!acc) throw new TxFailure(9, "sdk", `account ${signer} not found: unknown address`);
-      let pk = acc.pubKey;
+      let pk = acc.checkPubKey;
       if (info.publicKey) {
         if (pubKeyAddress(info.publicKey) !== signer) {
           throw new TxFailure(
@@ -277,11 +297,11 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
       if (!pk && !simulate) {
         throw new TxFailure(8, "sdk", `pubkey on account is not set: invalid pubkey`);
       }
-      if (BigInt(acc.sequence) !== info.sequence) {
+      if (BigInt(acc.checkSequence) !== info.sequence) {
         throw new TxFailure(
           32,
           "sdk",
-          `account sequence mismatch, expected ${acc.sequence}, got ${info.sequence}: incorrect account sequence`,
+          `account sequence mismatch, expected ${acc.checkSequence}, got ${info.sequence}: incorrect account sequence`,
         );
       }
       if (!simulate && pk) {
@@ -290,7 +310,7 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
           throw new TxFailure(
             4,
             "sdk",
-            `signature verification failed; please verify account number (${acc.accountNumber}), sequence (${acc.sequence}) and chain-id (${chainId}): unauthorized`,
+            `signature verification failed; please verify account number (${acc.accountNumber}), sequence (${acc.checkSequence}) and chain-id (${chainId}): unauthorized`,
           );
         }
       }
@@ -310,7 +330,7 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
         signature,
         chainId,
         accountNumber: acc.accountNumber,
-        sequence: acc.sequence,
+        sequence: acc.checkSequence,
         body: d.body,
         json: d.json,
         fee: d.authInfo.fee!,
@@ -429,10 +449,10 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
       }
       payer.balance -= paid;
       for (const { acc, pk } of signers) {
-        acc.sequence++;
-        acc.pubKey = acc.pubKey ?? pk;
+        acc.checkSequence++;
+        acc.checkPubKey = acc.checkPubKey ?? pk;
       }
-      mempool.push({ hash, body: d.body, json: d.json, gasWanted: gasLimit });
+      mempool.push({ hash, body: d.body, json: d.json, gasWanted: gasLimit, signers });
       scheduleBlock();
       return { hash, code: 0, rawLog: "[]", codespace: "" };
     } catch (err) {
@@ -453,6 +473,10 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
     if (held || mempool.length === 0) return;
     height++;
     for (const t of mempool.splice(0)) {
+      for (const { acc, pk } of t.signers) {
+        acc.sequence++;
+        acc.pubKey = acc.pubKey ?? pk;
+      }
       let code = 0, codespace = "", rawLog = "[]", gasUsed = 0n;
       try {
         const calls = run(t.body);

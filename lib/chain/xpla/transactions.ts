@@ -120,6 +120,28 @@ export async function requireAccount(chain: XplaChain, address: string, field = 
   return account;
 }
 
+/**
+ * The sequence for a new transaction. The LCD answers the committed sequence (as of the last
+ * block), so this sender's transactions still PENDING (accepted, not yet included) are counted on
+ * top of it.
+ */
+async function nextSequence(s: Services, chain: XplaChain, account: XplaAccount): Promise<bigint> {
+  const [row] = await s.db.query<{ next: string | number | null }>(
+    `select max(nonce) + 1 as next from chain_txs
+      where network = 'xpla' and chain_id = $1 and from_address = $2 and status = 'PENDING'
+        and tx_hash is not null`,
+    [chain.lockId, account.address],
+  );
+  const pending = row?.next === null || row?.next === undefined ? 0n : BigInt(row.next);
+  return pending > account.sequence ? pending : account.sequence;
+}
+
+/** The sequence a chain error names as expected ("account sequence mismatch, expected N"). */
+function expectedSequence(text: string): bigint | null {
+  const m = /account sequence mismatch, expected (\d+)/.exec(text);
+  return m ? BigInt(m[1]) : null;
+}
+
 /** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
 export async function createXplaTransaction(
   s: Services,
@@ -159,29 +181,42 @@ export async function createXplaTransaction(
       { chainId: chain.lockId, address: intent.from },
       async () => {
         const account = await requireAccount(chain, intent.from);
-        const tx = await buildXplaTx(chain, intent, account, publicKey);
-        const signature = await s.kms.signDigest(
-          req.gameIndex,
-          keyAddress,
-          hexToBytes(keccak256(tx.signDoc)),
-        );
-        const txBytes = encodeTxRaw({ ...tx, signatures: [signature] });
-        const hash = cosmosTxHash(txBytes);
-        await record("PENDING", hash, account.sequence);
-        let refused: string | null = null;
-        try {
-          const res = await broadcast(chain, txBytes);
-          if (res.code !== 0) refused = `code ${res.code}: ${scrubLcdText(res.raw_log)}`;
-        } catch (err) {
-          // Unreachable: the tx may have arrived, so the record stays for the tracker.
-          if (err instanceof DomainError && err.code === "CHAIN_UNAVAILABLE") throw err;
-          refused = err instanceof Error ? err.message : String(err);
+        let sequence = await nextSequence(s, chain, account);
+        // One retry when the chain names another sequence (e.g. a transaction sent elsewhere).
+        for (let attempt = 0;; attempt++) {
+          let refused: string;
+          try {
+            const tx = await buildXplaTx(chain, intent, { ...account, sequence }, publicKey);
+            const signature = await s.kms.signDigest(
+              req.gameIndex,
+              keyAddress,
+              hexToBytes(keccak256(tx.signDoc)),
+            );
+            const txBytes = encodeTxRaw({ ...tx, signatures: [signature] });
+            const hash = cosmosTxHash(txBytes);
+            await record("PENDING", hash, sequence);
+            try {
+              const res = await broadcast(chain, txBytes);
+              if (res.code === 0) return hash;
+              refused = `code ${res.code}: ${scrubLcdText(res.raw_log)}`;
+            } catch (err) {
+              // Unreachable: the tx may have arrived, so the record stays for the tracker.
+              if (err instanceof DomainError && err.code === "CHAIN_UNAVAILABLE") throw err;
+              refused = err instanceof Error ? err.message : String(err);
+            }
+            await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+          } catch (err) {
+            const expected = err instanceof DomainError ? expectedSequence(err.message) : null;
+            if (attempt > 0 || expected === null || expected === sequence) throw err;
+            sequence = expected;
+            continue;
+          }
+          const expected = expectedSequence(refused);
+          if (attempt > 0 || expected === null || expected === sequence) {
+            throw new DomainError("invalid", "TX_REVERTED", `${intent.action} refused: ${refused}`);
+          }
+          sequence = expected;
         }
-        if (refused !== null) {
-          await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
-          throw new DomainError("invalid", "TX_REVERTED", `${intent.action} refused: ${refused}`);
-        }
-        return hash;
       },
     );
     s.defer(trackTransaction(s, requestId));
@@ -189,9 +224,10 @@ export async function createXplaTransaction(
   }
   const multisig = await findXplaMultisig(s.db, req.gameIndex, intent.from);
   if (multisig) {
-    return await waitingMultisig(chain, { req, requestId, intent, multisig, record });
+    return await waitingMultisig(s, chain, { req, requestId, intent, multisig, record });
   }
-  const account = await requireAccount(chain, intent.from);
+  const committed = await requireAccount(chain, intent.from);
+  const account = { ...committed, sequence: await nextSequence(s, chain, committed) };
   if (!account.publicKey) {
     throw new DomainError(
       "invalid",
@@ -217,14 +253,15 @@ export async function createXplaTransaction(
  * id, so the assembled transaction names its request) and keccak256 of its sorted JSON bytes,
  * which each member signs.
  */
-async function waitingMultisig(chain: XplaChain, w: {
+async function waitingMultisig(s: Services, chain: XplaChain, w: {
   req: TxRequest;
   requestId: string;
   intent: XplaIntent;
   multisig: XplaMultisig;
   record: (status: string, hash: string | null, sequence: bigint) => Promise<void>;
 }): Promise<TxCreation> {
-  const account = await requireAccount(chain, w.intent.from);
+  const committed = await requireAccount(chain, w.intent.from);
+  const account = { ...committed, sequence: await nextSequence(s, chain, committed) };
   const used = await simulate(
     chain,
     multisigProbe(w.multisig, w.intent.calls, account.sequence),

@@ -77,7 +77,12 @@ export async function xplaWallet(
 }
 
 /** Signs a bank send with xpla.js (SIGN_MODE_DIRECT) and broadcasts it to the local LCD. */
-export async function sendWithXplaJs(from: XplaWallet, to: string, amount: bigint) {
+export async function sendWithXplaJs(
+  from: XplaWallet,
+  to: string,
+  amount: bigint,
+  options: { wait?: boolean } = {},
+) {
   const { lcd } = await xplaEnv();
   const acc = lcd.accounts.get(from.address)!;
   const fee = new XFee(200_000, { axpla: (200_000n * 850_000_000_000n).toString() });
@@ -89,14 +94,14 @@ export async function sendWithXplaJs(from: XplaWallet, to: string, amount: bigin
   const signed = await from.key.signTx(unsigned, {
     chainID: lcd.chainId,
     accountNumber: acc.accountNumber,
-    sequence: acc.sequence,
+    sequence: acc.checkSequence,
     signMode: SignMode.SIGN_MODE_DIRECT,
   });
-  return await broadcastBytes(signed.toBytes());
+  return await broadcastBytes(signed.toBytes(), options);
 }
 
-/** Broadcasts tx bytes (sync) and answers the LCD's tx_response. */
-export async function broadcastBytes(bytes: Uint8Array) {
+/** Broadcasts tx bytes (sync), waits for inclusion unless told not to, and answers the hash. */
+export async function broadcastBytes(bytes: Uint8Array, options: { wait?: boolean } = {}) {
   const { lcd } = await xplaEnv();
   const res = await fetch(`${lcd.url}/cosmos/tx/v1beta1/txs`, {
     method: "POST",
@@ -107,7 +112,7 @@ export async function broadcastBytes(bytes: Uint8Array) {
   if (json.tx_response?.code !== 0) {
     throw new Error(`broadcast refused: ${JSON.stringify(json)}`);
   }
-  await waitForTx(json.tx_response.txhash);
+  if (options.wait !== false) await waitForTx(json.tx_response.txhash);
   return json.tx_response.txhash as string;
 }
 

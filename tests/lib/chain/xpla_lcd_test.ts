@@ -92,8 +92,18 @@ Deno.test("local LCD: signatures, sequences, replays, fees and atomic contract s
     assert.equal(cheap.code, 13);
 
     const good = signedTx({ ...base, sequence: 0, calls: [mint("a")] });
+    lcd.holdBlocks(true);
     const ok = await broadcast(lcd.url, good);
     assert.equal(ok.code, 0, ok.raw_log);
+    // Accepted, not yet in a block: the account query still answers the committed sequence,
+    // while CheckTx already expects the next one.
+    const committed = await (await fetch(`${lcd.url}/cosmos/auth/v1beta1/accounts/${me}`)).json();
+    assert.equal(committed.account.base_account.sequence, "0");
+    assert.equal(committed.account.base_account.pub_key, null);
+    const stale = await broadcast(lcd.url, signedTx({ ...base, sequence: 0, calls: [mint("z")] }));
+    assert.equal(stale.code, 32);
+    assert.match(stale.raw_log, /expected 1, got 0/);
+    lcd.holdBlocks(false);
     assert.equal(ok.txhash, await sha256Upper(good));
     const replay = await broadcast(lcd.url, good);
     assert.notEqual(replay.code, 0);

@@ -23,7 +23,8 @@ function mintBody(t: Awaited<ReturnType<typeof xplaNftTenant>>, id: string, extr
 
 Deno.test({
   ...xplaTestOptions,
-  name: "xpla sends from one wallet are serialised; an on-chain failure is FAILED and reported",
+  name:
+    "xpla sends from one wallet get consecutive sequences; an on-chain failure is FAILED and reported",
   async fn() {
     const t = await xplaNftTenant("xpla tracker game");
     const sink = callbackSink();
@@ -85,6 +86,19 @@ Deno.test({
       const after = await t.call("GET", "/service/v1/tx?playerId=4&limit=1");
       assert.equal(after.body.data.transactions[0].requestId, waiting.body.data.requestId);
       assert.equal(after.body.data.transactions[0].txStatus, "FAILED");
+
+      // The same key sends a transaction elsewhere (still in the mempool): the chain names the
+      // expected sequence and the service sends with it.
+      t.lcd.holdBlocks(true);
+      await sendWithXplaJs(t.minter, t.minter.address, 1n, { wait: false });
+      const afterForeign = await t.call("POST", `/service/v1/nft/${t.nft}/mint`, mintBody(t, "f"));
+      assert.equal(afterForeign.status, 200, JSON.stringify(afterForeign.body));
+      t.lcd.holdBlocks(false);
+      await settleXpla(t.tenant.appid);
+      assert.deepEqual(t.lcd.query(t.nft, { owner_of: { token_id: "f" } }), {
+        owner: t.player.address,
+        approvals: [],
+      });
     } finally {
       t.lcd.holdBlocks(false);
       await sink.close();
