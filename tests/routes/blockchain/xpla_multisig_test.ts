@@ -169,6 +169,34 @@ Deno.test({
       owner: t.player.address,
       approvals: [],
     });
+    // encoded: true answers base64 of the sorted JSON, which the assembly takes as it is.
+    const encoded = await t.call("POST", `/service/v1/nft/${nft}/mint`, {
+      playerId: "3",
+      from: wallet,
+      to: t.player.address,
+      isSend: false,
+      encoded: true,
+      callbackUrl: "http://127.0.0.1:9/cb",
+      mintMsg: [{ tokenId: "m2", royaltyPercentage: 0, metadata: { name: "m", image: "i" } }],
+    });
+    assert.equal(encoded.status, 200, JSON.stringify(encoded.body));
+    const encodedBytes = base64.decode(encoded.body.data.rawTx);
+    assert.equal(encoded.body.data.hashedTx, keccak256(encodedBytes));
+    const doc = JSON.parse(new TextDecoder().decode(encodedBytes));
+    assert.equal(doc.sequence, "1");
+    const sigs = await Promise.all(
+      [1, 2].map((i) => members[i].key.sign(Buffer.from(encodedBytes))),
+    );
+    const fromEncoded = await t.call("POST", "/core/v1/multisig/tx", {
+      encoded: true,
+      from: members[1].address,
+      to: wallet,
+      tx: encoded.body.data.rawTx,
+      signatures: sigs.map((x) => base64.encode(x)),
+    });
+    assert.equal(fromEncoded.status, 200, JSON.stringify(fromEncoded.body));
+    assert.equal(fromEncoded.body.data.requestId, encoded.body.data.requestId);
+
     // The chain now shows the multisig key on the account.
     const account = await (await fetch(`${t.lcd.url}/cosmos/auth/v1beta1/accounts/${wallet}`))
       .json();
