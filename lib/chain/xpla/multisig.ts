@@ -55,7 +55,7 @@ export async function createXplaMultisig(s: Services, chain: XplaChain, input: {
   if (!Number.isInteger(input.threshold) || input.threshold < 1 || input.threshold > n) {
     throw new DomainError(
       "invalid",
-      "VALIDATION_FAILED",
+      "MULTISIG_THRESHOLD_INVALID",
       `threshold must be an integer from 1 to ${n} (the number of signers)`,
     );
   }
@@ -244,7 +244,7 @@ export async function assembleXplaMultisigTx(s: Services, chain: XplaChain, inpu
   if (input.signatures.length !== wallet.threshold) {
     throw new DomainError(
       "invalid",
-      "MULTISIG_SIGNATURE_INVALID",
+      "MULTISIG_SIGNATURE_COUNT",
       `signatures has ${input.signatures.length} entries; this multisig needs exactly ${wallet.threshold}`,
     );
   }
@@ -252,19 +252,32 @@ export async function assembleXplaMultisigTx(s: Services, chain: XplaChain, inpu
   const byMember = new Map<number, Uint8Array>();
   input.signatures.forEach((text, i) => {
     const sig = parseSignature(text);
-    const member = sig === null
-      ? -1
-      : wallet.keys.findIndex((key, j) =>
-        !byMember.has(j) && verifyEthSecp256k1(key, signBytes, sig)
-      );
-    if (member < 0) {
+    if (sig === null) {
       throw new DomainError(
         "invalid",
         "MULTISIG_SIGNATURE_INVALID",
-        `signatures[${i}] is not a signature of tx by a member that has not signed yet`,
+        `signatures[${i}] must be a 64- or 65-byte signature in hex or base64`,
       );
     }
-    byMember.set(member, sig!);
+    const members = wallet.keys.flatMap((key, j) =>
+      verifyEthSecp256k1(key, signBytes, sig) ? [j] : []
+    );
+    if (members.length === 0) {
+      throw new DomainError(
+        "forbidden",
+        "MULTISIG_NOT_OWNER",
+        `signatures[${i}] is not a signature of tx by a member of ${address}`,
+      );
+    }
+    const member = members.find((j) => !byMember.has(j));
+    if (member === undefined) {
+      throw new DomainError(
+        "invalid",
+        "MULTISIG_DUPLICATE_SIGNER",
+        `signatures[${i}] is from a member that already signed`,
+      );
+    }
+    byMember.set(member, sig);
   });
   const signed = [...byMember.keys()].sort((a, b) => a - b);
   const bodyBytes = encodeBody(

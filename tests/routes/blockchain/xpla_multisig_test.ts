@@ -65,7 +65,7 @@ Deno.test({
       threshold: 2,
     });
     assert.equal(refused.status, 400);
-    assert.equal(refused.body.code, 2103);
+    assert.equal(refused.body.code, 2122);
     assert.match(refused.body.message, new RegExp(`signers\\[1\\] ${inactive.address}`));
     assert.match(refused.body.message, /not an active account/);
     const badThreshold = await create({
@@ -74,7 +74,7 @@ Deno.test({
       threshold: 4,
     });
     assert.equal(badThreshold.status, 400);
-    assert.equal(badThreshold.body.code, 1000);
+    assert.equal(badThreshold.body.code, 2106);
 
     const created = await create({
       from: members[0].address,
@@ -129,13 +129,15 @@ Deno.test({
       });
     const tooFew = await assemble([base64.encode(sig0)]);
     assert.equal(tooFew.status, 400);
-    assert.equal(tooFew.body.code, 2105);
+    assert.equal(tooFew.body.code, 2104);
     const nonMember = await assemble([base64.encode(sig0), base64.encode(outsider)]);
-    assert.equal(nonMember.status, 400);
-    assert.equal(nonMember.body.code, 2105);
+    assert.equal(nonMember.status, 403);
+    assert.equal(nonMember.body.code, 2102);
     assert.match(nonMember.body.message, /signatures\[1\]/);
     const twice = await assemble([base64.encode(sig0), bytesToHex(sig0)]);
-    assert.equal(twice.body.code, 2105);
+    assert.equal(twice.body.code, 2103);
+    const garbage = await assemble([base64.encode(sig0), "0x1234"]);
+    assert.equal(garbage.body.code, 2105);
 
     // Given out of key order; the service orders them by the multisig's keys.
     const assembled = await assemble([bytesToHex(sig2), base64.encode(sig0)]);
