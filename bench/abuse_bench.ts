@@ -1,7 +1,8 @@
 /**
  * Abuse-detection benchmarks (`deno task bench`):
  * 1. detector throughput on 100-character mixed-language texts with 1,000 and 10,000 forbidden
- *    words: ours (normalise + match + mask) beside npm `obscenity` and a RegExp alternation;
+ *    words: ours (normalise + match + mask; alone and with the built-in lexicons) beside npm
+ *    `obscenity` and a RegExp alternation;
  * 2. AES-ECB decryption of a 100-message batch: @noble/ciphers vs WebCrypto AES-CBC detour;
  * 3. end-to-end latency of one 100-text encrypted /cads2 batch through the app (PGlite).
  * Each iteration of a detector bench processes TEXTS texts: texts/s = TEXTS / time per iter.
@@ -46,12 +47,24 @@ function regexpMatcher(words: string[]) {
 for (const size of [1_000, 10_000]) {
   const words = forbiddenWords(size);
   const ours = compileDetector({ forbiddenWords: words, allowWords: ["classic", "assassin"] });
+  const withBuiltin = compileDetector({
+    forbiddenWords: words,
+    allowWords: ["classic", "assassin"],
+    builtin: true,
+  });
   const obscene = obscenityMatcher(words);
   const regexp = regexpMatcher(words);
   const group = `detector ${size} words (${TEXTS} texts/iter)`;
   Deno.bench(`ours: normalise+match+mask, ${size} words`, { group, baseline: true }, () => {
     for (const t of texts) ours.detect(t);
   });
+  Deno.bench(
+    `ours + built-in lexicons (16 languages, lang unknown), ${size} words`,
+    { group },
+    () => {
+      for (const t of texts) withBuiltin.detect(t);
+    },
+  );
   Deno.bench(`obscenity RegExpMatcher+censor, ${size} words`, { group, n: 5, warmup: 1 }, () => {
     for (const t of texts) obscene(t);
   });

@@ -2,8 +2,9 @@
  * Aho-Corasick over normalised code points: all patterns found in one left-to-right pass.
  * Transitions live in one open-addressing hash table keyed by (state, code point), so memory
  * stays linear in the total pattern length whatever the alphabet (Hangul jamo, CJK, Thai...).
- * Each state keeps the longest forbidden and the longest allowed pattern ending there (via
- * its suffix links): for masking and for the allowlist only the longest one per end matters.
+ * Each state keeps the pattern ending exactly there and a link to the next state on its suffix
+ * chain that ends a pattern, so every pattern ending at a position is reported (the detector's
+ * boundary rules may refuse the longest and accept a shorter one).
  */
 
 /** A pattern to compile: its normalised code points and whether it is allowed or forbidden. */
@@ -17,8 +18,8 @@ export interface PatternInput {
 /** A compiled automaton. */
 export interface Matcher {
   /**
-   * Scans `length` code points and calls `onMatch(endIndex, length, id, allow)` for the
-   * longest forbidden and the longest allowed pattern ending at each position.
+   * Scans `length` code points and calls `onMatch(endIndex, length, id, allow)` for every
+   * pattern ending at each position, longest first.
    */
   scan(
     chars: Int32Array,
@@ -91,31 +92,16 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
     }
   };
 
-  // 3. Suffix links (BFS) and the longest forbidden / allowed output per state.
+  // 3. Suffix links (BFS) and, per state, the nearest state on the suffix chain (itself
+  // included) that ends a pattern.
   const fail = new Int32Array(n);
-  const outLen = new Int32Array(n);
-  const outId = new Int32Array(n).fill(-1);
-  const allowLen = new Int32Array(n);
-  const allowId = new Int32Array(n).fill(-1);
+  const outLink = new Int32Array(n).fill(-1);
   const queue: number[] = [];
   for (const t of children[0].values()) queue.push(t);
   for (let q = 0; q < queue.length; q++) {
     const s = queue[q];
     const f = fail[s];
-    if (termForbid[s] >= 0) {
-      outLen[s] = depth[s];
-      outId[s] = termForbid[s];
-    } else {
-      outLen[s] = outLen[f];
-      outId[s] = outId[f];
-    }
-    if (termAllow[s] >= 0) {
-      allowLen[s] = depth[s];
-      allowId[s] = termAllow[s];
-    } else {
-      allowLen[s] = allowLen[f];
-      allowId[s] = allowId[f];
-    }
+    outLink[s] = termForbid[s] >= 0 || termAllow[s] >= 0 ? s : outLink[f];
     for (const [c, t] of children[s]) {
       let g = f;
       let next = -1;
@@ -128,6 +114,12 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
       queue.push(t);
     }
   }
+  // Next pattern-ending state strictly further down the suffix chain.
+  const nextOut = new Int32Array(n).fill(-1);
+  for (let s = 1; s < n; s++) nextOut[s] = outLink[fail[s]];
+  const forbidId = Int32Array.from(termForbid);
+  const allowId = Int32Array.from(termAllow);
+  const depthOf = Int32Array.from(depth);
 
   // Code points that occur in no pattern send the automaton back to the root at once.
   const inBmp = new Uint8Array(65536);
@@ -152,8 +144,10 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
           if (s === 0) break;
           s = fail[s];
         }
-        if (outLen[s] > 0) onMatch(i, outLen[s], outId[s], false);
-        if (allowLen[s] > 0) onMatch(i, allowLen[s], allowId[s], true);
+        for (let o = outLink[s]; o > 0; o = nextOut[o]) {
+          if (forbidId[o] >= 0) onMatch(i, depthOf[o], forbidId[o], false);
+          if (allowId[o] >= 0) onMatch(i, depthOf[o], allowId[o], true);
+        }
       }
     },
   };

@@ -11,17 +11,29 @@
  *   matches "시발";
  * - zero-width and control characters vanish; punctuation between letters is dropped
  *   ("f.u.c.k"); whitespace is dropped when a neighbouring word is a single character
- *   ("f u c k", "시 발") and otherwise collapses to one space, so unrelated words don't fuse;
- * - digits and @ $ ! | next to Latin letters read as letters (leetspeak: 0→o 1→i 3→e 4→a
- *   5→s 7→t 8→b 9→g @→a $→s !→i |→i, and l folds to i so "1" and "l" agree); a digit wedged
- *   between two non-Latin letters is filler and vanishes ("시1발").
+ *   ("f u c k", "시 발") or between letters of scripts without spaces ("傻 逼"), and otherwise
+ *   collapses to one space, so unrelated words don't fuse;
+ * - digits and @ $ next to Latin letters, and ! | between them, read as letters (leetspeak:
+ *   0→o 1→i 3→e 4→a 5→s 7→t 8→b 9→g @→a $→s !→i |→i, and l folds to i so "1" and "l" agree);
+ *   punctuation does not break that context ("S.h.1.T"), and a word made only of such symbols
+ *   reads as letters too ("@$$"); a digit wedged between two non-Latin letters is filler and
+ *   vanishes ("시1발");
+ * - look-alike letters fold to the Latin letter they imitate (TR39 confusables: Cyrillic с,
+ *   Greek υ, dotless ı), diacritics of Latin, Greek and Cyrillic letters are dropped (fück, İ);
+ *   emoji are kept as characters (skin tones and variation selectors join the emoji's span);
+ * - runs of three or more of the same letter are shortened by collapseRepeats (the detector
+ *   tries one and two letters);
+ * - every output position records whether a separator (space, punctuation, script change) or a
+ *   joined single-letter space precedes it, for the word-boundary rules of the detector.
  */
 import {
   expand,
   fillTable,
   K_DIGIT,
+  K_EMOJI,
   K_LATIN,
   K_LEET,
+  K_MARK,
   K_OTHER,
   K_PUNCT,
   K_SKIP,
@@ -42,7 +54,14 @@ export interface Normalized {
   chars: Int32Array;
   start: Int32Array;
   end: Int32Array;
+  /** Per position: F_SEP and F_JOIN bits. */
+  flags: Uint8Array;
 }
+
+/** Flag: a word boundary precedes this position (separator, text start or script change). */
+export const F_SEP = 1;
+/** Flag: whitespace between single letters was joined right before this position ("f u c k"). */
+export const F_JOIN = 2;
 
 // Scratch buffers reused across calls (normalisation is synchronous).
 let cap = 0;
@@ -51,12 +70,18 @@ let itCp = new Int32Array(0);
 let itStart = new Int32Array(0);
 let itEnd = new Int32Array(0);
 let itPrev = new Uint8Array(0);
-let out: Normalized = {
-  length: 0,
-  chars: new Int32Array(0),
-  start: new Int32Array(0),
-  end: new Int32Array(0),
-};
+let out: Normalized = emptyNormalized(0);
+let alt: Normalized = emptyNormalized(0);
+
+function emptyNormalized(n: number): Normalized {
+  return {
+    length: 0,
+    chars: new Int32Array(n),
+    start: new Int32Array(n),
+    end: new Int32Array(n),
+    flags: new Uint8Array(n),
+  };
+}
 
 function ensure(n: number) {
   if (n <= cap) return;
@@ -66,12 +91,8 @@ function ensure(n: number) {
   itStart = new Int32Array(cap);
   itEnd = new Int32Array(cap);
   itPrev = new Uint8Array(cap);
-  out = {
-    length: 0,
-    chars: new Int32Array(cap),
-    start: new Int32Array(cap),
-    end: new Int32Array(cap),
-  };
+  out = emptyNormalized(cap);
+  alt = emptyNormalized(cap);
 }
 
 /**
@@ -130,18 +151,30 @@ export function normalizeText(text: string): Normalized {
           multi.set(cp, entry);
         }
         kind = T_MULTI;
+        if (entry.kinds.length === 0 && m > 0 && itEnd[m - 1] === i) itEnd[m - 1] = i + w;
       }
       if (kind === T_MULTI) {
         for (let k = 0; k < entry!.kinds.length; k++) {
-          if (entry!.kinds[k] === K_DIGIT || entry!.kinds[k] === K_LEET) leet = true;
-          itKind[m] = entry!.kinds[k];
+          let kk = entry!.kinds[k];
+          if (kk === K_DIGIT || kk === K_LEET) leet = true;
+          if (kk === K_MARK) {
+            if (m > 0 && itKind[m - 1] === K_LATIN) continue;
+            kk = K_OTHER;
+          }
+          itKind[m] = kk;
           itCp[m] = entry!.cps[k];
           itStart[m] = i;
           itEnd[m++] = i + w;
         }
-      } else if (kind !== T_IGNORE) {
+      } else if (kind === K_MARK && m > 0 && itKind[m - 1] === K_LATIN) {
+        // A combining mark typed after a Latin letter: the diacritic is dropped.
+      } else if (kind === T_IGNORE) {
+        // Variation selectors and skin tones belong to the character before them: a mask of
+        // that character covers them too.
+        if (m > 0 && itEnd[m - 1] === i && (cp >= 0xfe00 && cp <= 0xfe0f)) itEnd[m - 1] = i + w;
+      } else {
         if (kind === K_DIGIT || kind === K_LEET) leet = true;
-        itKind[m] = kind;
+        itKind[m] = kind === K_MARK ? K_OTHER : kind;
         itCp[m] = tabCp[cp];
         itStart[m] = i;
         itEnd[m++] = i + w;
@@ -165,31 +198,99 @@ function growItems(m: number) {
 
 /** Decides for digits and leet symbols whether they read as letters, filler or themselves. */
 function resolveLeet(m: number) {
-  // Forward: script of the nearest letter before each item, not crossing a separator.
-  let last = 0;
+  // Chains of symbols resolve from the letters inwards ("8!7ch", "$h!7"): repeat while a pass
+  // turns something into a letter.
+  let unresolved = 0;
+  for (let pass = 0, changed = true; changed && pass < 4; pass++) {
+    changed = false;
+    unresolved = 0;
+    // Forward: script of the nearest letter before each item within the word (punctuation
+    // does not end the word here: "S.h.1.T").
+    let last = 0;
+    for (let i = 0; i < m; i++) {
+      const k = itKind[i];
+      itPrev[i] = last;
+      if (k === K_LATIN || k === K_OTHER) last = k;
+      else if (k === K_SPACE || k === K_EMOJI) last = 0;
+    }
+    let next = 0;
+    for (let i = m - 1; i >= 0; i--) {
+      const k = itKind[i];
+      if (k === K_DIGIT || k === K_LEET) {
+        const prev = itPrev[i];
+        const cp = itCp[i];
+        // ! and | end sentences and draw lines: they read as i only inside a word.
+        const inside = cp === 0x21 || cp === 0x7c
+          ? prev === K_LATIN && next === K_LATIN
+          : prev === K_LATIN || next === K_LATIN;
+        if (inside && LEET[cp] !== undefined) {
+          itKind[i] = K_LATIN;
+          itCp[i] = LEET[cp];
+          next = K_LATIN;
+          changed = true;
+        } else unresolved++;
+      } else if (k === K_LATIN || k === K_OTHER) next = k;
+      else if (k === K_SPACE || k === K_EMOJI) next = 0;
+    }
+    if (unresolved === 0) break;
+  }
+  if (unresolved === 0) return;
   for (let i = 0; i < m; i++) {
     const k = itKind[i];
-    itPrev[i] = last;
-    if (k === K_LATIN || k === K_OTHER) last = k;
-    else if (k === K_SPACE || k === K_PUNCT) last = 0;
+    if (k === K_LEET) itKind[i] = K_PUNCT;
+    else if (k === K_DIGIT && itPrev[i] === K_OTHER && nextLetterKind(i, m) === K_OTHER) {
+      itKind[i] = K_SKIP;
+    }
   }
-  let next = 0;
-  for (let i = m - 1; i >= 0; i--) {
-    const k = itKind[i];
-    if (k === K_DIGIT || k === K_LEET) {
-      const prev = itPrev[i];
-      const cp = itCp[i];
-      if ((prev === K_LATIN || next === K_LATIN) && LEET[cp] !== undefined) {
-        itKind[i] = K_LATIN;
-        itCp[i] = LEET[cp];
-      } else if (k === K_DIGIT && prev === K_OTHER && next === K_OTHER) {
-        itKind[i] = K_SKIP;
-      } else if (k === K_LEET) {
-        itKind[i] = K_PUNCT;
+  symbolWords(m);
+}
+
+/** Kind of the nearest letter after item i within the word (0 when a space or emoji comes first). */
+function nextLetterKind(i: number, m: number): number {
+  for (let j = i + 1; j < m; j++) {
+    const k = itKind[j];
+    if (k === K_LATIN || k === K_OTHER) return k;
+    if (k === K_SPACE || k === K_EMOJI) return 0;
+  }
+  return 0;
+}
+
+/**
+ * A word made only of leet symbols and digits, with at least one @ or $ and three or more
+ * items, reads as letters ("@$$"); prices and times ("$100", "12:30") keep a digit majority.
+ */
+function symbolWords(m: number) {
+  for (let i = 0; i < m;) {
+    if (itKind[i] === K_SPACE) {
+      i++;
+      continue;
+    }
+    let j = i, symbols = 0, digits = 0, other = false, strong = false;
+    for (; j < m && itKind[j] !== K_SPACE; j++) {
+      const k = itKind[j];
+      if (k === K_PUNCT && LEET[itCp[j]] !== undefined) {
+        symbols++;
+        if (itCp[j] === 0x40 || itCp[j] === 0x24) strong = true;
+      } else if (k === K_DIGIT) digits++;
+      else if (k !== K_PUNCT && k !== K_SKIP) other = true;
+    }
+    if (!other && strong && symbols + digits >= 3 && digits < symbols) {
+      for (let k = i; k < j; k++) {
+        if (LEET[itCp[k]] !== undefined && (itKind[k] === K_PUNCT || itKind[k] === K_DIGIT)) {
+          itKind[k] = K_LATIN;
+          itCp[k] = LEET[itCp[k]];
+        }
       }
-    } else if (k === K_LATIN || k === K_OTHER) next = k;
-    else if (k === K_SPACE || k === K_PUNCT) next = 0;
+    }
+    i = j;
   }
+}
+
+/** True for letters of scripts written without spaces between words (Han, kana, Thai, Lao, Khmer). */
+function isUnspaced(cp: number): boolean {
+  return (cp >= 0x0e00 && cp <= 0x0eff) || (cp >= 0x1780 && cp <= 0x17ff) ||
+    (cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x9fff) ||
+    (cp >= 0xf900 && cp <= 0xfaff) || cp >= 0x20000;
 }
 
 /** Number of original characters (1 or 2 = "more than one") of the token starting at item j. */
@@ -207,17 +308,22 @@ function tokenLengthUpTo2(j: number, m: number): number {
 }
 
 function emit(m: number): Normalized {
-  const chars = out.chars, start = out.start, end = out.end;
+  const chars = out.chars, start = out.start, end = out.end, flags = out.flags;
   let len = 0;
   let tokChars = 0; // original characters of the current space-delimited token so far
   let tokLast = -1;
+  let pending = F_SEP; // flags for the next output position
+  let lastKind = 0;
   let i = 0;
   while (i < m) {
     const k = itKind[i];
-    if (k === K_LATIN || k === K_OTHER || k === K_DIGIT) {
+    if (k === K_LATIN || k === K_OTHER || k === K_DIGIT || k === K_EMOJI) {
       chars[len] = itCp[i];
       start[len] = itStart[i];
-      end[len++] = itEnd[i];
+      end[len] = itEnd[i];
+      flags[len++] = pending | (lastKind !== k && lastKind !== 0 ? F_SEP : 0);
+      pending = 0;
+      lastKind = k;
       if (itStart[i] !== tokLast) {
         tokChars++;
         tokLast = itStart[i];
@@ -238,13 +344,18 @@ function emit(m: number): Normalized {
       else if (kj !== K_PUNCT && kj !== K_SKIP) break;
       j++;
     }
+    pending = F_SEP;
     if (hasSpace) {
-      // Words of two or more characters on both sides stay apart; a single character joins.
-      if (j < m && tokChars > 1 && tokenLengthUpTo2(j, m) > 1) {
+      // Words of two or more characters on both sides stay apart; a single character joins,
+      // and so do letters of scripts written without spaces (巨 乳, ค ว ย).
+      const unspaced = len > 0 && j < m && isUnspaced(chars[len - 1]) && isUnspaced(itCp[j]);
+      if (!unspaced && j < m && tokChars > 1 && tokenLengthUpTo2(j, m) > 1) {
         chars[len] = 0x20;
         start[len] = itStart[i];
-        end[len++] = itEnd[j - 1];
-      }
+        end[len] = itEnd[j - 1];
+        flags[len++] = F_SEP;
+        lastKind = 0;
+      } else if (len > 0) pending = F_SEP | F_JOIN;
       tokChars = 0;
       tokLast = -1;
     }
@@ -254,6 +365,44 @@ function emit(m: number): Normalized {
   return out;
 }
 
+/**
+ * The text with every run of three or more equal letters shortened to `keep` (1 or 2) letters
+ * ("fuuuuck" -> "fuck" or "fuuck"); the kept letters' spans cover the whole run so the mask
+ * does too. A run is made of the same original letter typed again (so "ili", which folds to
+ * "iii", is no run). Null when the text has no run. Shares scratch space with normalizeText.
+ */
+export function collapseRepeats(n: Normalized, keep: 1 | 2, text: string): Normalized | null {
+  const same = (a: number, b: number) =>
+    n.chars[a] === n.chars[b] && n.chars[a] !== 0x20 && n.start[a] !== n.start[b] &&
+    (text.charCodeAt(n.start[a]) | 0x20) === (text.charCodeAt(n.start[b]) | 0x20);
+  const chars = n.chars;
+  let i3 = 2;
+  for (; i3 < n.length; i3++) {
+    if (
+      chars[i3] === chars[i3 - 1] && chars[i3] === chars[i3 - 2] && same(i3, i3 - 1) &&
+      same(i3, i3 - 2)
+    ) break;
+  }
+  if (i3 >= n.length) return null;
+  let len = 0;
+  for (let i = 0; i < n.length;) {
+    let j = i + 1;
+    while (j < n.length && same(j, i)) j++;
+    const run = j - i;
+    const take = run >= 3 ? keep : run;
+    for (let k = 0; k < take; k++) {
+      const from = i + k;
+      alt.chars[len] = n.chars[from];
+      alt.start[len] = n.start[from];
+      alt.end[len] = k === take - 1 ? n.end[j - 1] : n.end[from];
+      alt.flags[len++] = n.flags[from];
+    }
+    i = j;
+  }
+  alt.length = len;
+  return alt;
+}
+
 /** A private copy of a normalisation result. */
 export function copyNormalized(n: Normalized): Normalized {
   return {
@@ -261,6 +410,7 @@ export function copyNormalized(n: Normalized): Normalized {
     chars: n.chars.slice(0, n.length),
     start: n.start.slice(0, n.length),
     end: n.end.slice(0, n.length),
+    flags: n.flags.slice(0, n.length),
   };
 }
 

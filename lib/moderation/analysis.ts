@@ -11,10 +11,11 @@ export interface Verdict {
   spam: SpamRule | null;
 }
 
-/** A message to analyse: the text and who sent it. */
+/** A message to analyse: the text, who sent it and its language code (selects lexicons). */
 export interface AnalysisInput {
   text: string;
   userId: string;
+  lang?: string | number;
 }
 
 /**
@@ -26,8 +27,8 @@ export async function analyseTexts(
   services: Services,
   input: { scope: string; detector: Detector | null; texts: AnalysisInput[] },
 ): Promise<Verdict[]> {
-  const verdicts: Verdict[] = input.texts.map(({ text }) => {
-    const found = input.detector?.detect(text);
+  const verdicts: Verdict[] = input.texts.map(({ text, lang }) => {
+    const found = input.detector?.detect(text, { lang });
     return {
       forbidden: found?.forbidden ?? false,
       words: found?.words ?? [],

@@ -100,7 +100,11 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
   const verdicts = await analyseTexts(services, {
     scope: `chat:${key.gameIndex}`,
     detector: project?.detector ?? null,
-    texts: decoded.map((m) => ({ text: m.chat_msg, userId: String(m.channel_user_id) })),
+    texts: decoded.map((m) => ({
+      text: m.chat_msg,
+      userId: String(m.channel_user_id),
+      lang: m.lang_code,
+    })),
   });
   const rows = decoded.map((m, i) => ({
     n: i,

@@ -1,7 +1,11 @@
-/** Text-detection projects: key, secret, forbidden and allowed word lists, masking settings. */
+/**
+ * Text-detection projects: key, secret, the built-in lexicon switch, the studio's forbidden and
+ * allowed words, masking settings.
+ */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import type { Detector } from "../abuse/detector.ts";
+import { resolveLanguage } from "../abuse/languages.ts";
 import { cachedDetector, moderationState, openSecret, randomAlnum, sealSecret } from "./state.ts";
 
 /** Limits on word lists (admin input). */
@@ -12,8 +16,12 @@ export const MAX_WORD_LENGTH = 100;
 /** Settings for a new project. */
 export interface ProjectInput {
   name: string;
-  forbiddenWords: string[];
+  forbiddenWords?: string[];
   allowWords?: string[];
+  /** Apply the built-in lexicons of the supported languages (default true). */
+  builtinLexicon?: boolean;
+  /** The languages whose built-in lexicons apply (default: all 16). */
+  builtinLanguages?: string[];
   masking: { enabled: boolean; char?: string };
 }
 
@@ -25,6 +33,11 @@ export interface LoadedProject {
   maskChar: string;
   version: number;
   detector: Detector;
+}
+
+/** Supported language codes, resolved ("zh-Hant" -> "zh-tw") and without duplicates. */
+function canonicalLanguages(codes: string[]): string[] {
+  return [...new Set(codes.map((c) => resolveLanguage(c)).filter((l) => l !== null))];
 }
 
 function cleanWords(words: string[]): string[] {
@@ -40,35 +53,74 @@ export async function createProject(
   const secretKey = randomAlnum(32);
   await services.db.query(
     `insert into tads_projects
-       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)`,
+       (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char,
+        builtin_lexicon, builtin_languages)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb)`,
     [
       projectKey,
       input.name,
       await sealSecret(services, projectKey, secretKey),
-      cleanWords(input.forbiddenWords),
+      cleanWords(input.forbiddenWords ?? []),
       cleanWords(input.allowWords ?? []),
       input.masking.enabled,
       input.masking.char ?? "*",
+      input.builtinLexicon ?? true,
+      input.builtinLanguages ? canonicalLanguages(input.builtinLanguages) : null,
     ],
   );
   return { projectKey, secretKey };
 }
 
-/** Replaces a project's word lists; the next request compiles and uses the new lists. */
+/**
+ * Replaces a project's word lists (allowWords and the built-in switch kept when omitted); the
+ * next request compiles and uses the new lists.
+ */
 export async function updateProjectWords(
   services: Services,
   projectKey: string,
-  lists: { forbiddenWords: string[]; allowWords?: string[] },
-): Promise<{ projectKey: string; version: number; forbiddenWords: number; allowWords: number }> {
+  lists: {
+    forbiddenWords: string[];
+    allowWords?: string[];
+    builtinLexicon?: boolean;
+    builtinLanguages?: string[] | null;
+  },
+): Promise<
+  {
+    projectKey: string;
+    version: number;
+    forbiddenWords: number;
+    allowWords: number;
+    builtinLexicon: boolean;
+    builtinLanguages: string[] | null;
+  }
+> {
   const forbidden = cleanWords(lists.forbiddenWords);
   const allow = cleanWords(lists.allowWords ?? []);
-  const rows = await services.db.query<{ version: number; allow_count: number }>(
+  const rows = await services.db.query<
+    {
+      version: number;
+      allow_count: number;
+      builtin_lexicon: boolean;
+      builtin_languages: string[] | null;
+    }
+  >(
     `update tads_projects set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
+       builtin_lexicon = coalesce($5::boolean, builtin_lexicon),
+       builtin_languages = case when $6 then $7::jsonb else builtin_languages end,
        version = version + 1, updated_at = now()
-     where project_key = $1 returning version, jsonb_array_length(allow_words) as allow_count`,
-    [projectKey, forbidden, allow, lists.allowWords !== undefined],
+     where project_key = $1
+     returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon,
+       builtin_languages`,
+    [
+      projectKey,
+      forbidden,
+      allow,
+      lists.allowWords !== undefined,
+      lists.builtinLexicon ?? null,
+      lists.builtinLanguages !== undefined,
+      lists.builtinLanguages ? canonicalLanguages(lists.builtinLanguages) : null,
+    ],
   );
   if (rows.length === 0) {
     throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
@@ -78,6 +130,8 @@ export async function updateProjectWords(
     version: rows[0].version,
     forbiddenWords: forbidden.length,
     allowWords: rows[0].allow_count,
+    builtinLexicon: rows[0].builtin_lexicon,
+    builtinLanguages: rows[0].builtin_languages,
   };
 }
 
@@ -112,14 +166,28 @@ export async function loadProject(
   );
   if (!row) return null;
   const secret = await openSecret(services, row.project_key, row.secret_sealed);
-  let lists = { forbiddenWords: [] as string[], allowWords: [] as string[] };
+  let lists = {
+    forbiddenWords: [] as string[],
+    allowWords: [] as string[],
+    builtin: false,
+    builtinLanguages: null as string[] | null,
+  };
   const cache = moderationState(services).detectors.get(projectKey);
   if (!cache || cache.version !== row.version) {
-    const [words] = await services.db.query<{ f: string[]; a: string[]; version: number }>(
-      "select forbidden_words as f, allow_words as a, version from tads_projects where project_key = $1",
+    const [words] = await services.db.query<
+      { f: string[]; a: string[]; b: boolean; l: string[] | null; version: number }
+    >(
+      `select forbidden_words as f, allow_words as a, builtin_lexicon as b,
+         builtin_languages as l, version
+       from tads_projects where project_key = $1`,
       [projectKey],
     );
-    lists = { forbiddenWords: words.f, allowWords: words.a };
+    lists = {
+      forbiddenWords: words.f,
+      allowWords: words.a,
+      builtin: words.b,
+      builtinLanguages: words.l,
+    };
     row.version = words.version;
   }
   const detector = cachedDetector(services, projectKey, row.version, () => ({

@@ -109,7 +109,7 @@ export async function detectTexts(
   const isLong = texts.map((t) =>
     t.text.length > LONG_TEXT_CHARS && [...t.text].length > LONG_TEXT_CHARS
   );
-  const checked = texts.map((t, i) => ({ text: t.text, userId: t.user_id, i }))
+  const checked = texts.map((t, i) => ({ text: t.text, userId: t.user_id, lang: t.lang_code, i }))
     .filter((t) => !isLong[t.i]);
   const verdicts = await analyseTexts(services, {
     scope: `tads:${project.projectKey}`,

@@ -10,10 +10,16 @@ import {
   updateProjectWords,
 } from "../../lib/moderation/projects.ts";
 import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
+import { LANGUAGES, resolveLanguage } from "../../lib/abuse/languages.ts";
 import { requireGame } from "../../lib/tenancy.ts";
 import { GameIndexParam } from "./params.ts";
 
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
+const Languages = z.array(
+  z.string().refine((code) => resolveLanguage(code) !== null, {
+    message: `must be one of ${LANGUAGES.join(", ")}`,
+  }),
+).max(LANGUAGES.length * 4);
 const ProjectKey = z.string().min(1).max(64);
 
 const postChatKey = createRoute({
@@ -41,8 +47,10 @@ const postProject = createRoute({
   request: {
     body: jsonBody(z.object({
       name: z.string().trim().min(1).max(200),
-      forbiddenWords: Words,
+      forbiddenWords: Words.optional(),
       allowWords: Words.optional(),
+      builtinLexicon: z.boolean().optional(),
+      builtinLanguages: Languages.optional(),
       masking: z.object({
         enabled: z.boolean(),
         char: z.string().refine((s) => [...s].length === 1, "must be one character").optional(),
@@ -61,10 +69,18 @@ const putWords = createRoute({
   method: "put",
   path: "/admin/v1/tads/projects/{projectKey}/words",
   tags: ["admin"],
-  summary: "Replace a project's word lists (allowWords kept when omitted); effective at once",
+  summary:
+    "Replace a project's word lists (allowWords and builtin settings kept when omitted); effective at once",
   request: {
     params: z.object({ projectKey: ProjectKey }),
-    body: jsonBody(z.object({ forbiddenWords: Words, allowWords: Words.optional() })),
+    body: jsonBody(
+      z.object({
+        forbiddenWords: Words,
+        allowWords: Words.optional(),
+        builtinLexicon: z.boolean().optional(),
+        builtinLanguages: Languages.nullable().optional(),
+      }),
+    ),
   },
   responses: {
     200: jsonResponse(
@@ -73,6 +89,8 @@ const putWords = createRoute({
         version: z.number(),
         forbiddenWords: z.number(),
         allowWords: z.number(),
+        builtinLexicon: z.boolean(),
+        builtinLanguages: z.array(z.string()).nullable(),
       }),
       "updated",
     ),

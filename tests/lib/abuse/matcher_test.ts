@@ -6,18 +6,24 @@ function prng(seed: number) {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-/** Naive reference: for each end position, the longest forbidden and allowed pattern ending there. */
+/** Naive reference: for each end position, every pattern ending there, longest first. */
 function naive(patterns: { chars: number[]; allow: boolean }[], text: number[]) {
   const out: string[] = [];
   for (let end = 0; end < text.length; end++) {
-    for (const allow of [false, true]) {
-      let best = 0;
-      for (const p of patterns) {
-        if (p.allow !== allow || p.chars.length > end + 1 || p.chars.length <= best) continue;
-        const start = end - p.chars.length + 1;
-        if (p.chars.every((c, k) => text[start + k] === c)) best = p.chars.length;
+    const found = new Set<string>();
+    for (let len = end + 1; len >= 1; len--) {
+      for (const allow of [false, true]) {
+        const start = end - len + 1;
+        const hit = patterns.some((p) =>
+          p.allow === allow && p.chars.length === len &&
+          p.chars.every((c, k) => text[start + k] === c)
+        );
+        const key = `${end}:${len}:${allow}`;
+        if (hit && !found.has(key)) {
+          found.add(key);
+          out.push(key);
+        }
       }
-      if (best > 0) out.push(`${end}:${best}:${allow}`);
     }
   }
   return out;

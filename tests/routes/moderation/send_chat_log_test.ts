@@ -211,3 +211,19 @@ Deno.test("200: a full-size batch (1,000 messages near the 2 KB limit) passes th
   const tooMany = chatBody(t.gameKey, t.secret, [...messages, chatMessage()], "pkcs7");
   assert.equal((await post(tooMany)).result_code, "500");
 });
+
+Deno.test("chat lang_code (1..16) selects the linked project's built-in lexicons", async () => {
+  const t = await setup();
+  const result = await post(chatBody(t.gameKey, t.secret, [
+    chatMessage({ chat_msg: "hijo de puta", lang_code: 6, channel_user_id: 11 }), // Spanish
+    chatMessage({ chat_msg: "puta", lang_code: 2, channel_user_id: 12 }), // English text
+    chatMessage({ chat_msg: "SIÇMAK", lang_code: 14, channel_user_id: 13 }), // Turkish
+    chatMessage({ chat_msg: "조직 시발점", lang_code: 1, channel_user_id: 14 }),
+  ]));
+  assert.equal(result.result_code, "200");
+  const byUser = new Map((await logs(t.gameIndex)).items.map((i) => [i.channelUserId, i]));
+  assert.equal(byUser.get("11")!.forbidden, true);
+  assert.equal(byUser.get("12")!.forbidden, false);
+  assert.equal(byUser.get("13")!.forbidden, true);
+  assert.equal(byUser.get("14")!.forbidden, false);
+});

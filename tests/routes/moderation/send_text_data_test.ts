@@ -105,14 +105,97 @@ Deno.test("word list update takes effect on the next request", async () => {
   assert.deepEqual(before.result_array.map((x) => x.tads_result.forbidden_yn), ["0", "1"]);
   const put = await admin("PUT", `/admin/v1/tads/projects/${p.key}/words`, {
     forbiddenWords: ["noob"],
+    builtinLexicon: false,
   });
   assert.equal(put.status, 200);
   assert.equal(put.body.forbiddenWords, 1);
   assert.equal(put.body.allowWords, 2); // kept when omitted
+  assert.equal(put.body.builtinLexicon, false);
   const after = await post(textBody(p.key, p.secret, ["you noob", "fuck"]));
   assert.deepEqual(after.result_array.map((x) => x.text_result.masking_text), ["you ****", "fuck"]);
   const missing = await admin("PUT", "/admin/v1/tads/projects/nope/words", { forbiddenWords: [] });
   assert.equal(missing.status, 404);
+});
+
+Deno.test("built-in lexicons: on for a new project, lang_code selects, switchable", async () => {
+  const created = await admin("POST", "/admin/v1/tads/projects", {
+    name: "no words of its own",
+    masking: { enabled: true },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const p = { key: created.body.projectKey as string, secret: created.body.secretKey as string };
+  const texts = [
+    { lang_code: "en", text: "fuсk you" }, // Cyrillic с
+    { lang_code: "ko", text: "아 씨발 진짜" },
+    { lang_code: "ko", text: "조직 시발점" },
+    { lang_code: "en", text: "a classic therapist" },
+    { lang_code: "es", text: "hijo de puta" },
+    { lang_code: "en", text: "puta" }, // Spanish word, English text
+  ].map((t) => ({ user_id: `u-${crypto.randomUUID()}`, ...t }));
+  const r = await post(textBody(p.key, p.secret, texts));
+  assert.deepEqual(r.result_array.map((x) => x.text_result.masking_text), [
+    "**** you",
+    "아 ** 진짜",
+    "조직 시발점",
+    "a classic therapist",
+    "**** ** ****",
+    "puta",
+  ]);
+  const put = await admin("PUT", `/admin/v1/tads/projects/${p.key}/words`, {
+    forbiddenWords: [],
+    builtinLexicon: false,
+  });
+  assert.equal(put.body.builtinLexicon, false);
+  const off = await post(textBody(p.key, p.secret, [texts[0]]));
+  assert.equal(off.result_array[0].tads_result.forbidden_yn, "0");
+  const bad = await admin("POST", "/admin/v1/tads/projects", {
+    name: "x",
+    builtinLexicon: "yes",
+    masking: { enabled: true },
+  });
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(bad.body), /builtinLexicon/);
+});
+
+Deno.test("built-in languages: a project limited to its languages; bad codes refused", async () => {
+  const created = await admin("POST", "/admin/v1/tads/projects", {
+    name: "korean only",
+    builtinLanguages: ["ko"],
+    masking: { enabled: true },
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const p = { key: created.body.projectKey as string, secret: created.body.secretKey as string };
+  const texts = [
+    { lang_code: "ko", text: "아 씨발" },
+    { lang_code: "en", text: "fuck" }, // English lexicon not in the project
+    { lang_code: "xx", text: "씨발 fuck" }, // unknown language: the project's languages
+  ].map((t) => ({ user_id: `u-${crypto.randomUUID()}`, ...t }));
+  const r = await post(textBody(p.key, p.secret, texts));
+  assert.deepEqual(r.result_array.map((x) => x.text_result.masking_text), [
+    "아 **",
+    "fuck",
+    "** fuck",
+  ]);
+  const all = await admin("PUT", `/admin/v1/tads/projects/${p.key}/words`, {
+    forbiddenWords: [],
+    builtinLanguages: null,
+  });
+  assert.equal(all.status, 200);
+  assert.equal(all.body.builtinLanguages, null);
+  const after = await post(textBody(p.key, p.secret, [texts[1]]));
+  assert.equal(after.result_array[0].text_result.masking_text, "****");
+  const kept = await admin("PUT", `/admin/v1/tads/projects/${p.key}/words`, {
+    forbiddenWords: [],
+    builtinLanguages: ["zh-Hant", "TR"],
+  });
+  assert.deepEqual(kept.body.builtinLanguages, ["zh-tw", "tr"]);
+  const bad = await admin("POST", "/admin/v1/tads/projects", {
+    name: "x",
+    builtinLanguages: ["klingon"],
+    masking: { enabled: true },
+  });
+  assert.equal(bad.status, 400);
+  assert.match(JSON.stringify(bad.body), /builtinLanguages/);
 });
 
 Deno.test("spam: the same text three times from one user", async () => {
