@@ -7,11 +7,8 @@ import m0004 from "./0004_chain.sql" with { type: "text" };
 import m0005 from "./0005_push.sql" with { type: "text" };
 import m0006 from "./0006_otp.sql" with { type: "text" };
 import m0007 from "./0007_nft_metadata_per_request.sql" with { type: "text" };
-<<<<<<< HEAD
 import m0009 from "./0009_xpla_multisig.sql" with { type: "text" };
-=======
 import m0013 from "./0013_builtin_lexicon.sql" with { type: "text" };
->>>>>>> main
 
 /** Every migration, oldest first. Add new files at the end; never edit an applied one. */
 export const migrations: Migration[] = [
@@ -22,9 +19,6 @@ export const migrations: Migration[] = [
   { name: "0005_push", sql: m0005 },
   { name: "0006_otp", sql: m0006 },
   { name: "0007_nft_metadata_per_request", sql: m0007 },
-<<<<<<< HEAD
   { name: "0009_xpla_multisig", sql: m0009 },
-=======
   { name: "0013_builtin_lexicon", sql: m0013 },
->>>>>>> main
 ];
