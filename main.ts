@@ -62,11 +62,19 @@ async function denoResolver() {
   return mod.createDenoResolver();
 }
 
+async function denoPushHttp() {
+  // Computed like embeddedHooks: the HTTP/2 client for APNs uses Deno.createHttpClient.
+  const path = "./lib/push/http_deno.ts";
+  const mod = await import(path) as typeof import("./lib/push/http_deno.ts");
+  return mod.createDenoPushHttp();
+}
+
 async function serveDeno(config: Config) {
   const services = await boot(config, {
     embedded: await embeddedHooks(),
     itemSocket: await denoItemSocket(),
     resolveHost: await denoResolver(),
+    pushHttp: await denoPushHttp(),
   });
   const app = createApp(services);
   const log = services.log;

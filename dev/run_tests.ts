@@ -11,6 +11,7 @@ import pg from "pg";
 import { startNeonBridge } from "./neon_bridge.ts";
 import { startUpstashBridge } from "./upstash_bridge.ts";
 import { generatePrivateJwk } from "../lib/auth/keys.ts";
+import { pushFakesEnv, startPushFakes } from "./push_fakes.ts";
 
 const PG_ADMIN_URL = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = Deno.env.get("TEST_REDIS_URL") ?? "redis://127.0.0.1:6379";
@@ -193,18 +194,26 @@ async function main() {
   const [tier, ...paths] = Deno.args;
   let result: Counts & { code: number };
   if (tier === "embedded") {
-    result = await runCounted(
-      denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers"]),
-      {},
-    );
+    // The push provider fakes (OAuth, FCM v1, APNs over HTTP/2) serve every tier's push tests.
+    const fakes = await startPushFakes();
+    try {
+      result = await runCounted(
+        denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers"]),
+        pushFakesEnv(fakes),
+      );
+    } finally {
+      await fakes.close();
+    }
   } else if (tier === "real") {
     const servers = await realServers();
+    const fakes = await startPushFakes();
     try {
       result = await runCounted(
         denoTest(paths, paths.length ? [] : ["tests/workers"]),
-        servers.env,
+        { ...servers.env, ...pushFakesEnv(fakes) },
       );
     } finally {
+      await fakes.close();
       await servers.close();
     }
   } else if (tier === "workers") {

@@ -13,6 +13,7 @@ import type { Logger } from "./log.ts";
 import { hmacSha256Hex } from "./crypto/hashing.ts";
 import type { HostResolver } from "./outbound/mod.ts";
 import type { ItemSocket } from "./items/socket.ts";
+import type { PushHttp } from "./push/provider_http.ts";
 
 /** Runtime hooks: how to open the embedded database and secrets where a filesystem exists. */
 export interface BootOptions {
@@ -26,6 +27,8 @@ export interface BootOptions {
   itemSocket?: ItemSocket;
   /** Host-name resolver for the outbound guard (Deno). */
   resolveHost?: HostResolver;
+  /** Push provider HTTP clients with HTTP/2 for APNs where the runtime has it (Deno). */
+  pushHttp?: PushHttp;
 }
 
 /** Secrets from configuration; all must be present outside embedded mode. */
@@ -73,6 +76,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
     log: options.log,
     itemSocket: options.itemSocket,
     resolveHost: options.resolveHost,
+    pushHttp: options.pushHttp,
   });
   if (
     !config.embedded &&

@@ -65,6 +65,17 @@ const schema = z.object({
   PUSH_BASE_TIME_ZONE: z.string().default("Asia/Seoul"),
   PUSH_SINK: z.enum(["log", "webhook"]).default("log"),
   PUSH_WEBHOOK_URL: z.string().url().optional(),
+  FCM_ENDPOINT: z.string().url().optional(),
+  APNS_ENDPOINT: z.string().url().optional(),
+  PUSH_CONCURRENCY: int(64, 1),
+  PUSH_MAX_ATTEMPTS: int(4, 1),
+  PUSH_RETRY_BASE_MS: int(1_000, 1),
+  PUSH_RETRY_MAX_MS: int(60_000, 1),
+  PUSH_TIMEOUT_MS: int(10_000, 1),
+  PUSH_TTL_SECONDS: int(86_400, 0),
+  PUSH_LEASE_MS: int(300_000, 1_000),
+  ADMIN_AUTH_MAX_FAILURES: int(10, 1),
+  ADMIN_AUTH_WINDOW_SECONDS: int(300, 1),
 });
 
 /** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */

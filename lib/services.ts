@@ -16,6 +16,7 @@ import { createXplaChain, type XplaChain } from "./chain/xpla/lcd.ts";
 import { type ItemSocket, missingItemSocket } from "./items/socket.ts";
 import { createSidecarSocket } from "./items/sidecar_client.ts";
 import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
+import { fetchOnlyPushHttp, type PushHttp } from "./push/provider_http.ts";
 
 /** Secrets the process needs at run time (from config, or generated in embedded mode). */
 export interface RuntimeSecrets {
@@ -45,6 +46,8 @@ export interface Services {
   itemSocket: ItemSocket;
   /** OTP SMS and e-mail providers (OTP_SMS_PROVIDER, OTP_EMAIL_PROVIDER) and the log outbox. */
   otpProviders: OtpProviders;
+  /** HTTP clients of the push providers (HTTP/2 for APNs only where the runtime has it). */
+  pushHttp: PushHttp;
   /** SHA-256 of the admin token, compared in constant time. */
   adminTokenHash: string;
   /** Runs work after the response (waitUntil on Workers, tracked promise on Deno). */
@@ -76,6 +79,8 @@ export interface ServiceParts {
   itemSocket?: ItemSocket;
   /** Replaces the OTP providers built from configuration. */
   otpProviders?: OtpProviders;
+  /** Push provider HTTP clients; the default is the global fetch without HTTP/2 (Workers). */
+  pushHttp?: PushHttp;
 }
 
 /** Builds Services from runtime parts. */
@@ -121,6 +126,7 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
       : undefined),
     kms: parts.kms ?? createLocalKms(parts.db, parts.secrets.kmsMasterKey),
     otpProviders: parts.otpProviders ?? createOtpProviders(parts.config),
+    pushHttp: parts.pushHttp ?? fetchOnlyPushHttp(parts.fetch),
     itemSocket: parts.config.SIDECAR_URL && parts.config.SIDECAR_TOKEN
       ? createSidecarSocket({
         url: parts.config.SIDECAR_URL,

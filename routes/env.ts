@@ -8,6 +8,7 @@ import type { AppPrincipal } from "../lib/auth/tokens.ts";
 import type { ApiKeyPrincipal } from "../lib/auth/api_keys.ts";
 import { DomainError, type ErrorKind, kindStatus } from "../lib/errors.ts";
 import { DbError } from "../lib/db/port.ts";
+import { KvError } from "../lib/kv/port.ts";
 import { formatIssues } from "./validation.ts";
 
 /** Blockchain networks a request can target. */
@@ -35,6 +36,8 @@ export interface Failure {
   message: string;
   /** Overrides the kind's default status. */
   status?: number;
+  /** Seconds a client should wait before trying again (sent as Retry-After). */
+  retryAfterS?: number;
   details?: Record<string, unknown>;
 }
 
@@ -51,10 +54,20 @@ export function statusOf(f: Failure): number {
   return f.status ?? kindStatus[f.kind];
 }
 
+/** Retry-After sent with a 503 for a store outage. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 /** Converts anything thrown into a Failure; unexpected errors are logged and hidden. */
 export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
   if (err instanceof DomainError) {
-    return { kind: err.kind, code: err.code, message: err.message, details: err.details };
+    const retryAfterS = err.details?.retryAfterS;
+    return {
+      kind: err.kind,
+      code: err.code,
+      message: err.message,
+      details: err.details,
+      retryAfterS: typeof retryAfterS === "number" ? retryAfterS : undefined,
+    };
   }
   if (err instanceof HTTPException) {
     const status = err.status;
@@ -71,7 +84,21 @@ export function toFailure(c: Context<AppEnv>, err: unknown): Failure {
   const log = c.get("services")?.log;
   if (err instanceof DbError && err.unavailable) {
     log?.error("database unavailable", { err, requestId: c.get("requestId") });
-    return { kind: "unavailable", code: "DATABASE_UNAVAILABLE", message: "database unavailable" };
+    return {
+      kind: "unavailable",
+      code: "DATABASE_UNAVAILABLE",
+      message: "database unavailable",
+      retryAfterS: UNAVAILABLE_RETRY_AFTER_S,
+    };
+  }
+  if (err instanceof KvError && err.unavailable) {
+    log?.error("key-value store unavailable", { err, requestId: c.get("requestId") });
+    return {
+      kind: "unavailable",
+      code: "SERVICE_UNAVAILABLE",
+      message: "key-value store unavailable",
+      retryAfterS: UNAVAILABLE_RETRY_AFTER_S,
+    };
   }
   if (err instanceof DbError && err.unstorableText) {
     // Request text reached the database with a NUL character: the client's input, not a fault.

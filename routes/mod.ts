@@ -24,6 +24,7 @@ import { itemsRoutes } from "./items/mod.ts";
 import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
+import { guardBodyReads } from "./body_read.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
 export const families: Family[] = [
@@ -65,16 +66,21 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     maxSize: services.config.MAX_BATCH_BODY_BYTES,
     onError: tooLarge,
   });
+  app.use("*", guardBodyReads);
   app.use("*", (c, next) => {
     const path = c.req.path;
     const batch = path.startsWith("/chat/") || path.startsWith("/cads2/");
     return (batch ? batchLimit : generalLimit)(c, next);
   });
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
     const ctx = c as Context<AppEnv>;
     const failure = toFailure(ctx, err);
     if (failure.code === "BODY_TOO_LARGE") failure.status = 413;
-    return familyOf(c.req.path).renderError(ctx, failure);
+    const res = await familyOf(c.req.path).renderError(ctx, failure);
+    if (failure.retryAfterS !== undefined) {
+      res.headers.set("Retry-After", String(Math.max(1, Math.ceil(failure.retryAfterS))));
+    }
+    return res;
   });
   app.notFound((c) =>
     familyOf(c.req.path).renderError(c as Context<AppEnv>, {

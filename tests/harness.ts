@@ -14,6 +14,7 @@ import { randomToken } from "../lib/crypto/hashing.ts";
 import { createApp } from "../routes/mod.ts";
 import type { ApiScope } from "../lib/auth/api_keys.ts";
 import { createDenoItemSocket } from "../lib/items/socket_deno.ts";
+import { createDenoPushHttp } from "../lib/push/http_deno.ts";
 
 /** The admin token every test process uses. */
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
@@ -40,6 +41,9 @@ export function testEnvVars(): Record<string, string | undefined> {
     ALLOW_PRIVATE_OUTBOUND: "true",
     LOG_LEVEL: env.LOG_LEVEL ?? "silent",
     SCHEDULER_INTERVAL_MS: "0",
+    // Tests send wrong admin tokens on purpose, all from one (unknown) address; the failure
+    // limit has its own test with its own setting.
+    ADMIN_AUTH_MAX_FAILURES: "1000000",
   };
 }
 
@@ -54,6 +58,10 @@ export function testEnv(): Promise<TestEnv> {
       clock,
       log: createLogger(config.LOG_LEVEL),
       itemSocket: createDenoItemSocket(),
+      // Trusts the CA of the APNs fake (dev/push_fakes.ts) when the test runner started it.
+      pushHttp: createDenoPushHttp({
+        caCerts: vars.PUSH_FAKES_CA ? [await Deno.readTextFile(vars.PUSH_FAKES_CA)] : undefined,
+      }),
       embedded: {
         database: () => openPglite(),
         secrets: () => {

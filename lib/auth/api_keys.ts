@@ -1,12 +1,13 @@
 /**
  * API keys for push, OTP, items and CPA: ES256 JWTs without expiry, scoped to one game,
- * stored only as a SHA-256 hash and revocable at once (every use checks the stored row).
+ * stored only as a SHA-256 hash and revocable (see verifyApiKey for how soon).
  */
-import { jwtVerify, SignJWT } from "jose";
+import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
 import type { SigningKey } from "./keys.ts";
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { equalFixed, randomToken, sha256Hex } from "../crypto/hashing.ts";
+import { cacheFor, LruCache } from "../cache/lru.ts";
 
 /** The scopes an API key can carry. */
 export const API_SCOPES = ["push", "otp", "items", "cpa"] as const;
@@ -40,18 +41,55 @@ export async function createApiKey(
   return { keyId, apiKey };
 }
 
-/** Revokes a key; returns false when no such key exists. */
+/** Revokes a key (at once in this isolate, within API_KEY_CACHE_MS in others). */
 export async function revokeApiKey(db: Sql, keyId: string): Promise<boolean> {
   const rows = await db.query(
     "update api_keys set revoked_at = coalesce(revoked_at, now()) where key_id = $1 returning key_id",
     [keyId],
   );
+  keyRows.get(db)?.deleteWhere((row) => row.keyId === keyId);
   return rows.length > 0;
+}
+
+/** How long a verified key's row is reused before the database is asked again. */
+export const API_KEY_CACHE_MS = 5_000;
+const API_KEY_CACHE_SIZE = 10_000;
+
+interface KeyRow {
+  keyId: string;
+  /** The signing key that issued it. */
+  kid: string;
+  gameIndex: number;
+  scopes: ApiScope[];
+  revoked: boolean;
+}
+const keyRows = new WeakMap<object, LruCache<string, KeyRow>>();
+const keyLoads = new WeakMap<object, Map<string, Promise<KeyRow>>>();
+
+/** The key id (`jti`) and signing key id (`kid`) of an API key, read without verifying it. */
+function keyIdsOf(token: string): { keyId: string; kid: string } | null {
+  try {
+    const { kid } = decodeProtectedHeader(token);
+    const payload = decodeJwt(token);
+    if (payload.use !== "api" || typeof payload.jti !== "string" || typeof kid !== "string") {
+      return null;
+    }
+    return { keyId: payload.jti, kid };
+  } catch {
+    return null;
+  }
 }
 
 /**
  * Verifies a presented key and its scope. Throws DomainError "unauthorized" (bad, unknown or
  * revoked key) or "forbidden" (valid key without the scope).
+ *
+ * The key is authenticated by its SHA-256 hash, compared in constant time with the stored one:
+ * only a token this service issued has it, so no signature check is needed per request. Its
+ * signing key must still be one of the accepted keys (a key signed by a retired signing key stops
+ * working when that key is no longer listed). The stored row (scopes, revocation) is reused for
+ * API_KEY_CACHE_MS per isolate; revoking drops it at once in the revoking isolate, so a revoked
+ * key stops working there immediately and everywhere within API_KEY_CACHE_MS.
  */
 export async function verifyApiKey(
   db: Sql,
@@ -59,30 +97,53 @@ export async function verifyApiKey(
   token: string,
   scope: ApiScope,
 ): Promise<ApiKeyPrincipal> {
-  let keyId: string;
-  try {
-    const { payload } = await jwtVerify(token, key.verifyKey, {
-      issuer: "game-platform",
-      algorithms: ["ES256"],
-    });
-    if (payload.use !== "api" || typeof payload.jti !== "string") throw new Error("not an api key");
-    keyId = payload.jti;
-  } catch {
-    throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
+  const cache = cacheFor(keyRows, db, API_KEY_CACHE_SIZE);
+  const nowMs = Date.now();
+  let row = cache.get(token, nowMs);
+  if (!row) {
+    // Concurrent first uses of a key share one lookup.
+    let loading = keyLoads.get(db);
+    if (!loading) keyLoads.set(db, loading = new Map());
+    let pending = loading.get(token);
+    if (!pending) {
+      const inFlight = loading;
+      pending = loadKeyRow(db, token).finally(() => inFlight.delete(token));
+      loading.set(token, pending);
+    }
+    row = await pending;
+    cache.set(token, row, nowMs + API_KEY_CACHE_MS);
   }
-  const [row] = await db.query<
-    { game_index: number; scopes: ApiScope[]; key_hash: string; revoked: boolean }
-  >(
-    "select game_index, scopes, key_hash, revoked_at is not null as revoked from api_keys where key_id = $1",
-    [keyId],
-  );
-  const presented = await sha256Hex(token);
-  if (!row || !equalFixed(presented, row.key_hash)) {
+  const kid = row.kid;
+  if (!key.publicJwks.some((k) => k.kid === kid)) {
     throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
   }
   if (row.revoked) throw new DomainError("unauthorized", "API_KEY_REVOKED", "API key revoked");
   if (!row.scopes.includes(scope)) {
     throw new DomainError("forbidden", "SCOPE_MISSING", `API key lacks the ${scope} scope`);
   }
-  return { keyId, gameIndex: row.game_index, scopes: row.scopes };
+  return { keyId: row.keyId, gameIndex: row.gameIndex, scopes: row.scopes };
+}
+
+async function loadKeyRow(db: Sql, token: string): Promise<KeyRow> {
+  const ids = keyIdsOf(token);
+  if (!ids) {
+    throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
+  }
+  const [row] = await db.query<
+    { game_index: number; scopes: ApiScope[]; key_hash: string; revoked: boolean }
+  >(
+    "select game_index, scopes, key_hash, revoked_at is not null as revoked from api_keys where key_id = $1",
+    [ids.keyId],
+  );
+  const presented = await sha256Hex(token);
+  if (!row || !equalFixed(presented, row.key_hash)) {
+    throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
+  }
+  return {
+    keyId: ids.keyId,
+    kid: ids.kid,
+    gameIndex: row.game_index,
+    scopes: row.scopes,
+    revoked: row.revoked,
+  };
 }

@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { SigningKey } from "./keys.ts";
 import { DomainError } from "../errors.ts";
 import { randomToken } from "../crypto/hashing.ts";
+import { cacheFor, LruCache } from "../cache/lru.ts";
 
 /** Access tokens live 24 hours. */
 export const ACCESS_TTL_S = 24 * 3600;
@@ -62,8 +63,38 @@ export interface VerifiedToken extends AppPrincipal {
   exp: number;
 }
 
-/** Verifies a token of the given use; throws DomainError("unauthorized") with the reason. */
+/** Verified tokens kept per isolate (and signing key); each entry lives until its token expires. */
+export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+const verifiedTokens = new WeakMap<
+  object,
+  LruCache<string, VerifiedToken & { use: "access" | "refresh" }>
+>();
+
+/**
+ * Verifies a token of the given use; throws DomainError("unauthorized") with the reason. A token
+ * verified once is answered from a bounded per-isolate cache until it expires, so the ES256
+ * signature is checked once per token and isolate, not once per request. (Access tokens cannot
+ * be revoked before they expire, so the cache changes no answer.)
+ */
 export async function verifyAppToken(
+  key: SigningKey,
+  token: string,
+  use: "access" | "refresh",
+  nowMs: number,
+): Promise<VerifiedToken> {
+  const cache = cacheFor(verifiedTokens, key, VERIFIED_TOKEN_CACHE_SIZE);
+  const hit = cache.get(token, nowMs);
+  if (hit && hit.use === use) {
+    const { use: _use, ...verified } = hit;
+    return verified;
+  }
+  const verified = await verifySignedToken(key, token, use, nowMs);
+  // Refresh tokens are used once a day at most per app: only access tokens are worth keeping.
+  if (use === "access") cache.set(token, { ...verified, use }, verified.exp * 1000);
+  return verified;
+}
+
+async function verifySignedToken(
   key: SigningKey,
   token: string,
   use: "access" | "refresh",

@@ -41,18 +41,26 @@ export async function trackTransaction(s: Services, requestId: string) {
   await settle(s, rows, s.clock.now());
 }
 
+/**
+ * The scheduled scan: the oldest 200 sent PENDING transactions of a chain, read from the partial
+ * index chain_txs_pending_scan_idx (so its cost follows the pending rows, not the history).
+ */
+export const PENDING_SCAN_SQL =
+  `select request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract
+     from chain_txs
+    where status = 'PENDING' and tx_hash is not null and chain_id = $1
+    order by sent_at limit 200`;
+
 /** Checks every PENDING transaction of the configured chains (scheduled). */
 export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
-  if (!s.chain && !s.xpla) return;
-  const rows = await s.db.query<PendingRow>(
-    `select request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract
-       from chain_txs
-      where status = 'PENDING' and tx_hash is not null
-        and ((network = 'polygon' and chain_id = $1) or (network = 'xpla' and chain_id = $2))
-      order by sent_at limit 200`,
-    [s.chain?.chainId ?? -1, s.xpla?.lockId ?? -1],
-  );
-  await settle(s, rows, nowMs);
+  const scans = [
+    s.chain ? { network: "polygon", chainId: s.chain.chainId } : null,
+    s.xpla ? { network: "xpla", chainId: s.xpla.lockId } : null,
+  ].filter((x) => x !== null);
+  for (const scan of scans) {
+    const rows = await s.db.query<PendingRow>(PENDING_SCAN_SQL, [scan.chainId]);
+    await settle(s, rows.filter((r) => r.network === scan.network), nowMs);
+  }
 }
 
 async function settle(s: Services, rows: PendingRow[], nowMs: number) {

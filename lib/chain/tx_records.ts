@@ -76,7 +76,43 @@ export async function registerTxHash(db: Sql, q: {
   );
 }
 
-/** Lists the app's records on one network, newest first; dates are inclusive UTC days. */
+/** totalItems counts at most this many records; past it `meta.totalCapped` is true. */
+export const TX_COUNT_CAP = 1_000;
+
+/** The page of a list continued from a cursor, and the cursor of the next page. */
+export interface TxPageMeta extends PageMeta {
+  /** True when there are more matching records than TX_COUNT_CAP (totalItems is the cap). */
+  totalCapped: boolean;
+  /** Pass as `cursor` to get the next page (null on the last page). */
+  nextCursor: string | null;
+}
+
+/** The position after a record: its creation time (µs since the epoch) and request id. */
+function encodeCursor(createdUs: string, requestId: string): string {
+  const bytes = new TextEncoder().encode(`${createdUs}:${requestId}`);
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { createdUs: string; requestId: string } {
+  try {
+    const bin = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(bin, (ch) => ch.charCodeAt(0)),
+    );
+    const m = /^(\d{1,19}):(.+)$/s.exec(text);
+    if (m) return { createdUs: m[1], requestId: m[2] };
+  } catch { /* falls through to the error */ }
+  throw new DomainError("invalid", "VALIDATION_FAILED", "cursor is not a cursor this list gave");
+}
+
+/**
+ * Lists the app's records on one network, newest first; dates are inclusive UTC days. Pages by
+ * key: with `cursor` (the previous page's meta.nextCursor) the page starts after that record, so
+ * every page costs the same however deep; `page` alone still works (an offset, for the spec's
+ * page numbers). One statement returns the page and a count capped at TX_COUNT_CAP, both
+ * served by the (appid, network[, player_id], created_at, request_id) indexes.
+ */
 export async function listTransactions(db: Sql, q: {
   appid: string;
   network: string;
@@ -85,34 +121,65 @@ export async function listTransactions(db: Sql, q: {
   endDate?: string;
   page: number;
   limit: number;
-}): Promise<{ transactions: TxRecord[]; meta: PageMeta }> {
+  cursor?: string;
+}): Promise<{ transactions: TxRecord[]; meta: TxPageMeta }> {
   const start = q.startDate ? new Date(`${q.startDate}T00:00:00.000Z`) : null;
   const end = q.endDate ? new Date(Date.parse(`${q.endDate}T00:00:00.000Z`) + 86_400_000) : null;
-  const rows = await db.query<{
-    appid: string;
-    player_id: string;
-    from_address: string;
-    contract: string;
-    request_id: string;
-    request_params: Record<string, unknown>;
-    tx_type: string;
-    status: string;
-    tx_hash: string | null;
-    created_at: Date;
-    updated_at: Date;
-    total: string;
+  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  // Only the filters given become conditions, so the planner sees the exact shape and serves
+  // the page and the capped count from one index (index-only for the count).
+  const params: unknown[] = [q.appid, q.network];
+  const where = ["appid = $1", "network = $2"];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (q.playerId !== undefined) where.push(`player_id = ${param(q.playerId)}`);
+  if (start) where.push(`created_at >= ${param(start)}`);
+  if (end) where.push(`created_at < ${param(end)}`);
+  const filter = where.join(" and ");
+  const position = after
+    ? `and (created_at, request_id) < (timestamptz 'epoch' + ${
+      param(after.createdUs)
+    }::bigint * interval '1 microsecond', ${param(after.requestId)}::text)`
+    : "";
+  const limit = param(q.limit);
+  const offset = param(after ? 0 : (q.page - 1) * q.limit);
+  const cap = param(TX_COUNT_CAP + 1);
+  const [result] = await db.query<{
+    total: number;
+    rows: {
+      appid: string;
+      player_id: string;
+      from_address: string;
+      contract: string;
+      request_id: string;
+      request_params: Record<string, unknown>;
+      tx_type: string;
+      status: string;
+      tx_hash: string | null;
+      created_at: string;
+      updated_at: string;
+      created_us: string;
+    }[] | null;
   }>(
-    `select appid, player_id, from_address, contract, request_id, request_params, tx_type, status,
-            tx_hash, created_at, updated_at, count(*) over () as total
-       from chain_txs
-      where appid = $1 and network = $7 and ($2::text is null or player_id = $2)
-        and ($3::timestamptz is null or created_at >= $3)
-        and ($4::timestamptz is null or created_at < $4)
-      order by created_at desc, request_id
-      limit $5 offset $6`,
-    [q.appid, q.playerId ?? null, start, end, q.limit, (q.page - 1) * q.limit, q.network],
+    `with page as (
+       select appid, player_id, from_address, contract, request_id, request_params, tx_type,
+              status, tx_hash, created_at, updated_at,
+              (extract(epoch from created_at) * 1000000)::bigint::text as created_us
+         from chain_txs
+        where ${filter} ${position}
+        order by created_at desc, request_id desc
+        limit ${limit} offset ${offset})
+     -- The order makes the capped count walk the list index like the page does.
+     select (select count(*)::int from (
+               select 1 from chain_txs where ${filter}
+                order by created_at desc, request_id desc limit ${cap}
+             ) capped) as total,
+            (select json_agg(page order by created_at desc, request_id desc) from page) as rows`,
+    params,
   );
-  const total = rows.length > 0 ? Number(rows[0].total) : await countAll(db, q, start, end);
+  const rows = result.rows ?? [];
+  const totalCapped = result.total > TX_COUNT_CAP;
+  const total = Math.min(result.total, TX_COUNT_CAP);
+  const last = rows.at(-1);
   return {
     transactions: rows.map((r) => ({
       appid: r.appid,
@@ -124,27 +191,15 @@ export async function listTransactions(db: Sql, q: {
       txType: r.tx_type,
       txStatus: r.status,
       txHash: r.tx_hash,
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
+      createdAt: new Date(r.created_at).toISOString(),
+      updatedAt: new Date(r.updated_at).toISOString(),
     })),
-    meta: pageMeta(total, rows.length, q.limit, q.page),
+    meta: {
+      ...pageMeta(total, rows.length, q.limit, q.page),
+      totalCapped,
+      nextCursor: last && rows.length === q.limit
+        ? encodeCursor(last.created_us, last.request_id)
+        : null,
+    },
   };
-}
-
-// A page past the end has no rows to carry the window count, so count separately.
-async function countAll(
-  db: Sql,
-  q: { appid: string; network: string; playerId?: string; page: number },
-  start: Date | null,
-  end: Date | null,
-): Promise<number> {
-  if (q.page === 1) return 0;
-  const [row] = await db.query<{ n: string }>(
-    `select count(*) as n from chain_txs
-      where appid = $1 and network = $5 and ($2::text is null or player_id = $2)
-        and ($3::timestamptz is null or created_at >= $3)
-        and ($4::timestamptz is null or created_at < $4)`,
-    [q.appid, q.playerId ?? null, start, end, q.network],
-  );
-  return Number(row.n);
 }

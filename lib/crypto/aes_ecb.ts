@@ -5,7 +5,7 @@
  * Implemented with @noble/ciphers (synchronous): WebCrypto has no ECB and the AES-CBC detour
  * measured slower for chat-sized messages (see BENCHMARKS.md).
  */
-import { ecb } from "@noble/ciphers/aes.js";
+import { ecb, unsafe } from "@noble/ciphers/aes.js";
 import { fromBase64, toBase64 } from "./hashing.ts";
 
 const encoder = new TextEncoder();
@@ -60,8 +60,37 @@ export function decryptEcb(base64: string, secret: string): EcbResult {
 export function ecbDecryptor(secret: string): ((base64: string) => EcbResult) | null {
   const key = ecbKeyOf(secret);
   if (!key) return null;
-  const cipher = ecb(key, { disablePadding: true });
+  // noble's ecb() expands the key schedule on every call; on little-endian hosts (every
+  // runtime this serves) the schedule is expanded here once and the blocks decrypted with it.
+  const cipher = LITTLE_ENDIAN ? expandedEcb(key) : ecb(key, { disablePadding: true });
   return (base64) => decryptWith(cipher, base64);
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** ECB decryption with a key schedule expanded once (little-endian word order). */
+function expandedEcb(key: Uint8Array): { decrypt(data: Uint8Array): Uint8Array } {
+  const schedule = unsafe.expandKeyDecLE(key);
+  return {
+    decrypt(data) {
+      // A copy gives aligned 32-bit words whatever the input's offset.
+      const words = new Uint32Array(data.slice().buffer);
+      for (let i = 0; i + 4 <= words.length; i += 4) {
+        const { s0, s1, s2, s3 } = unsafe.decrypt(
+          schedule,
+          words[i],
+          words[i + 1],
+          words[i + 2],
+          words[i + 3],
+        );
+        words[i] = s0;
+        words[i + 1] = s1;
+        words[i + 2] = s2;
+        words[i + 3] = s3;
+      }
+      return new Uint8Array(words.buffer);
+    },
+  };
 }
 
 function decryptWith(aes: { decrypt(data: Uint8Array): Uint8Array }, base64: string): EcbResult {

@@ -6,6 +6,7 @@
 import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
+import { storableText } from "../db/storable_text.ts";
 import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
 
@@ -86,13 +87,19 @@ export async function claimDueDeliveries(
   })));
 }
 
-/** Records an attempt's outcome, if this claim still holds the row. Returns the new status. */
-export async function recordOutcome(
+/** What one attempt of a claimed row came to. */
+export interface AttemptResult {
+  claim: ClaimedDelivery;
+  outcome: ReplyOutcome;
+}
+
+/** The stored state an outcome leads to: status, next attempt, and whether the config is suspect. */
+function nextState(
   services: Services,
   claim: ClaimedDelivery,
   outcome: ReplyOutcome,
-): Promise<string | null> {
-  const nowMs = services.clock.now();
+  nowMs: number,
+) {
   const cfg = services.config;
   let status: string;
   let nextMs = nowMs;
@@ -104,41 +111,77 @@ export async function recordOutcome(
     nextMs = nowMs + backoffMs(claim.attempts - 1, cfg.ITEM_RETRY_BASE_MS, cfg.ITEM_RETRY_MAX_MS);
   }
   const suspect = outcome.kind === "failed" && outcome.suspect;
-  const rows = await services.db.query<{ status: string }>(
-    `with r as (
-       update item_requests set status = $4, last_code = $5, last_message = $6,
-         next_attempt_at = $7, lease_token = null, lease_until = null, updated_at = $8,
-         delivered_at = case when $4 = 'DELIVERED' then $8 else delivered_at end
-        where game_index = $1 and transaction_id = $2 and lease_token = $3
-          and status in ('REGISTERED', 'RETRYING')
-       returning game_index, status),
-     e as (
-       update item_endpoints set config_suspect = true, suspect_reason = $10
-        where $9::boolean and game_index in (select game_index from r)
-       returning 1)
-     select status from r`,
-    [
-      claim.gameIndex,
-      claim.transactionId,
-      claim.leaseToken,
-      status,
-      outcome.code,
-      outcome.message.slice(0, 500),
-      new Date(nextMs),
-      new Date(nowMs),
-      suspect,
-      suspect ? `game server answered 40002 (hash error) for ${claim.transactionId}` : null,
-    ],
-  );
-  return rows[0]?.status ?? null;
+  return {
+    game_index: claim.gameIndex,
+    transaction_id: claim.transactionId,
+    lease_token: claim.leaseToken,
+    status,
+    code: outcome.code,
+    message: storableText(outcome.message, 500),
+    next_at: new Date(nextMs).toISOString(),
+    suspect,
+    suspect_reason: suspect
+      ? `game server answered 40002 (hash error) for ${claim.transactionId}`
+      : null,
+  };
 }
 
-/** Sends one claimed row and records what happened. */
-export async function deliverClaimed(
+/**
+ * Records the outcomes of a claim round in one statement, each only if its claim still holds
+ * the row; a 40002 marks the game's endpoint configuration suspect. Returns each row's new
+ * status by transaction id (absent when the claim was lost).
+ */
+export async function recordOutcomes(
+  services: Services,
+  results: AttemptResult[],
+): Promise<Map<string, string>> {
+  if (results.length === 0) return new Map();
+  const nowMs = services.clock.now();
+  const rows = await services.db.query<
+    { game_index: number; transaction_id: string; status: string }
+  >(
+    `with x as (
+       select * from jsonb_to_recordset($1::jsonb) as x(game_index int, transaction_id text,
+         lease_token text, status text, code int, message text, next_at timestamptz,
+         suspect boolean, suspect_reason text)),
+     r as (
+       update item_requests q set status = x.status, last_code = x.code, last_message = x.message,
+         next_attempt_at = x.next_at, lease_token = null, lease_until = null, updated_at = $2,
+         delivered_at = case when x.status = 'DELIVERED' then $2 else q.delivered_at end
+         from x
+        where q.game_index = x.game_index and q.transaction_id = x.transaction_id
+          and q.lease_token = x.lease_token and q.status in ('REGISTERED', 'RETRYING')
+       returning q.game_index, q.transaction_id, q.status),
+     e as (
+       update item_endpoints e set config_suspect = true, suspect_reason = s.reason
+         from (select distinct on (x.game_index) x.game_index, x.suspect_reason as reason
+                 from x join r on r.game_index = x.game_index
+                  and r.transaction_id = x.transaction_id
+                where x.suspect) s
+        where e.game_index = s.game_index
+       returning 1)
+     select game_index, transaction_id, status from r`,
+    [results.map((r) => nextState(services, r.claim, r.outcome, nowMs)), new Date(nowMs)],
+  );
+  return new Map(rows.map((r) => [`${r.game_index}:${r.transaction_id}`, r.status]));
+}
+
+/** Records an attempt's outcome, if this claim still holds the row. Returns the new status. */
+export async function recordOutcome(
+  services: Services,
+  claim: ClaimedDelivery,
+  outcome: ReplyOutcome,
+): Promise<string | null> {
+  const statuses = await recordOutcomes(services, [{ claim, outcome }]);
+  return statuses.get(`${claim.gameIndex}:${claim.transactionId}`) ?? null;
+}
+
+/** Sends one claimed row and says what happened (nothing is recorded yet). */
+export async function attemptClaimed(
   services: Services,
   claim: ClaimedDelivery,
   options: { attemptTimeoutMs?: number } = {},
-): Promise<string | null> {
+): Promise<AttemptResult> {
   const attemptTimeoutMs = options.attemptTimeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS;
   let outcome: ReplyOutcome;
   try {
@@ -152,37 +195,58 @@ export async function deliverClaimed(
     if (!(err instanceof TransportFailure)) throw err;
     outcome = { kind: "retry", code: null, message: err.message };
   }
+  return { claim, outcome };
+}
+
+/** Sends one claimed row and records what happened. */
+export async function deliverClaimed(
+  services: Services,
+  claim: ClaimedDelivery,
+  options: { attemptTimeoutMs?: number } = {},
+): Promise<string | null> {
+  const { outcome } = await attemptClaimed(services, claim, options);
   const status = await recordOutcome(services, claim, outcome);
-  services.log.debug("item attempt", {
-    gameIndex: claim.gameIndex,
-    transactionId: claim.transactionId,
-    attempt: claim.attempts,
-    code: outcome.code,
-    status,
-  });
+  logAttempt(services, { claim, outcome }, status);
   return status;
 }
 
-/** Claims and sends due rows until none are left (or maxRounds); returns how many were sent. */
+function logAttempt(services: Services, r: AttemptResult, status: string | null) {
+  services.log.debug("item attempt", {
+    gameIndex: r.claim.gameIndex,
+    transactionId: r.claim.transactionId,
+    attempt: r.claim.attempts,
+    code: r.outcome.code,
+    status,
+  });
+}
+
+/**
+ * Claims and sends due rows until none are left (or maxRounds); returns how many were sent. Each
+ * round is one claim statement, the sends (`concurrency` at a time), and one statement recording
+ * every outcome of the round.
+ */
 export async function dispatchDueItems(
   services: Services,
   options: DispatchOptions = {},
 ): Promise<number> {
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 16;
   let sent = 0;
   for (let round = 0; round < (options.maxRounds ?? 20); round++) {
     const claims = await claimDueDeliveries(services, {
-      limit: options.batchSize ?? 32,
+      limit: options.batchSize ?? 64,
       gameIndex: options.gameIndex,
       attemptTimeoutMs: options.attemptTimeoutMs,
     });
     if (claims.length === 0) break;
+    const results: AttemptResult[] = [];
     let next = 0;
     const worker = async () => {
       while (next < claims.length) {
         const claim = claims[next++];
         try {
-          await deliverClaimed(services, claim, { attemptTimeoutMs: options.attemptTimeoutMs });
+          results.push(
+            await attemptClaimed(services, claim, { attemptTimeoutMs: options.attemptTimeoutMs }),
+          );
         } catch (err) {
           // The row stays leased and is retried when the lease expires.
           services.log.error("item delivery failed", { transactionId: claim.transactionId, err });
@@ -190,15 +254,53 @@ export async function dispatchDueItems(
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, worker));
+    // A failed write leaves the rows leased: they are sent again when the lease expires and the
+    // receiver's 20001 absorbs the repeat.
+    const statuses = await recordOutcomes(services, results);
+    for (const r of results) {
+      logAttempt(
+        services,
+        r,
+        statuses.get(`${r.claim.gameIndex}:${r.claim.transactionId}`) ?? null,
+      );
+    }
     sent += claims.length;
   }
   return sent;
 }
 
+/** Per database handle: the games whose dispatcher is running, and whether it was woken since. */
+const inFlight = new WeakMap<object, Map<number, { woken: boolean }>>();
+
 /**
- * Starts delivering a game's newly registered requests in the background (services.defer), so
- * they need not wait for the scheduled run; a short run, the scheduled dispatcher takes the rest.
+ * Makes sure a dispatcher is delivering a game's due requests in the background
+ * (services.defer), so they need not wait for the scheduled run. At most one runs per game and
+ * instance: a registration while it runs wakes it for another pass instead of starting a second
+ * claim loop.
  */
 export function dispatchSoon(services: Services, gameIndex: number): void {
-  services.defer(dispatchDueItems(services, { gameIndex, maxRounds: 2 }));
+  let games = inFlight.get(services.db);
+  if (!games) inFlight.set(services.db, games = new Map());
+  const running = games.get(gameIndex);
+  if (running) {
+    running.woken = true;
+    return;
+  }
+  const state = { woken: false };
+  games.set(gameIndex, state);
+  const run = async () => {
+    try {
+      // A pass that sent something may have stopped at maxRounds: look again (up to a bound;
+      // the scheduled run takes over beyond it).
+      let sent = 0;
+      let passes = 0;
+      do {
+        state.woken = false;
+        sent = await dispatchDueItems(services, { gameIndex });
+      } while ((state.woken || sent > 0) && ++passes < 100);
+    } finally {
+      games.delete(gameIndex);
+    }
+  };
+  services.defer(run());
 }

@@ -8,6 +8,7 @@ import type { Services } from "../services.ts";
 import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { probeRecordBody } from "./record.ts";
 import { readReply, sendItemBody } from "./transport.ts";
+import { storableOrNull } from "../db/storable_text.ts";
 
 /** Time between probe rounds of one endpoint. */
 export const PROBE_INTERVAL_MS = 5 * 60_000;
@@ -77,7 +78,11 @@ export async function probeDueEndpoints(
          from jsonb_to_recordset($1::jsonb) as x(game_index int, healthy boolean, error text)
         where e.game_index = x.game_index`,
       [
-        results.map((r) => ({ game_index: r.gameIndex, healthy: r.healthy, error: r.error })),
+        results.map((r) => ({
+          game_index: r.gameIndex,
+          healthy: r.healthy,
+          error: storableOrNull(r.error, 500),
+        })),
         new Date(services.clock.now()),
       ],
     );

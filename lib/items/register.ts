@@ -36,11 +36,15 @@ export function newTransactionId(): string {
   return crypto.randomUUID().replaceAll("-", "");
 }
 
-/** Registers a request; idempotent on (gameIndex, transactionId). */
+/**
+ * Registers a request; idempotent on (gameIndex, transactionId). With `requireEndpoint`, the
+ * game must have an item endpoint (ITEM_ENDPOINT_MISSING otherwise), checked in the same
+ * statement as the insert.
+ */
 export async function registerItemRequest(
   db: Sql,
   input: ItemRequestInput,
-  options: { nowMs: number; source?: string },
+  options: { nowMs: number; source?: string; requireEndpoint?: boolean },
 ): Promise<Registration> {
   const transactionId = input.transactionId ?? newTransactionId();
   const body = itemRecordBody(buildItemRecord({ ...input, transactionId }));
@@ -52,22 +56,38 @@ export async function registerItemRequest(
     bodyHash,
     options.source ?? "api",
     new Date(options.nowMs),
+    options.requireEndpoint ?? false,
   ];
   // The CTE's insert is invisible to the second branch, which reads the earlier registration.
-  const sql = `with ins as (
+  // Without the required endpoint nothing is inserted and the third branch says so.
+  const sql = `with ep as (
+      select not $7::boolean or exists (select 1 from item_endpoints where game_index = $1) as ok),
+    ins as (
       insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
         next_attempt_at, created_at, updated_at)
-      values ($1, $2, $3, $4, $5, 'REGISTERED', $6, $6, $6)
+      select $1, $2, $3, $4, $5, 'REGISTERED', $6, $6, $6 from ep where ep.ok
       on conflict (game_index, transaction_id) do nothing
       returning body_hash)
-    select body_hash, true as created from ins
+    select body_hash, true as created, true as endpoint from ins
     union all
-    select body_hash, false from item_requests
-     where game_index = $1 and transaction_id = $2 and not exists (select 1 from ins)`;
-  let rows = await db.query<{ body_hash: string; created: boolean }>(sql, params);
+    select body_hash, false, true from item_requests, ep
+     where ep.ok and game_index = $1 and transaction_id = $2 and not exists (select 1 from ins)
+    union all
+    select null, false, false from ep where not ep.ok`;
+  let rows = await db.query<{ body_hash: string; created: boolean; endpoint: boolean }>(
+    sql,
+    params,
+  );
   // A concurrent first registration committed after our snapshot: read it again.
   if (rows.length === 0) rows = await db.query(sql, params);
   const [row] = rows;
+  if (row && !row.endpoint) {
+    throw new DomainError(
+      "conflict",
+      "ITEM_ENDPOINT_MISSING",
+      `game ${input.gameIndex} has no item endpoint registered`,
+    );
+  }
   if (!row) throw new DomainError("internal", "INTERNAL", "registration not recorded");
   if (!row.created && row.body_hash !== bodyHash) {
     throw new DomainError(

@@ -39,3 +39,21 @@ export interface Kv {
   /** Adapter name. */
   readonly kind: "upstash" | "memory";
 }
+
+/** A KV failure; `unavailable` when the store could not be reached or did not answer. */
+export class KvError extends Error {
+  override name = "KvError";
+  constructor(message: string, readonly unavailable: boolean, options?: ErrorOptions) {
+    super(message, options);
+  }
+}
+
+/** Redis replies that refuse a command (a fault of the command, not an outage). */
+const COMMAND_REFUSED = /^(WRONGTYPE|EXECABORT|ERR (value is not|wrong number|syntax|unknown))/;
+
+/** Wraps whatever a driver threw into a KvError; anything but a refused command is an outage. */
+export function toKvError(err: unknown): KvError {
+  if (err instanceof KvError) return err;
+  const message = (err as Error)?.message ?? String(err);
+  return new KvError(message, !COMMAND_REFUSED.test(message), { cause: err });
+}

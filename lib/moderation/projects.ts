@@ -4,9 +4,16 @@
  */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
-import type { Detector } from "../abuse/detector.ts";
+import { compileDetector, type Detector } from "../abuse/detector.ts";
 import { resolveLanguage } from "../abuse/languages.ts";
-import { cachedDetector, moderationState, openSecret, randomAlnum, sealSecret } from "./state.ts";
+import {
+  cachedDetector,
+  installDetector,
+  moderationState,
+  openSecret,
+  randomAlnum,
+  sealSecret,
+} from "./state.ts";
 
 /** Limits on word lists (admin input). */
 export const MAX_WORDS = 50_000;
@@ -72,8 +79,9 @@ export async function createProject(
 }
 
 /**
- * Replaces a project's word lists (allowWords and the built-in switch kept when omitted); the
- * next request compiles and uses the new lists.
+ * Replaces a project's word lists (allowWords and the built-in switch kept when omitted) and
+ * compiles their detector here, so requests of this instance use the new lists at once; other
+ * instances switch once they have compiled it (see cachedDetector).
  */
 export async function updateProjectWords(
   services: Services,
@@ -102,6 +110,8 @@ export async function updateProjectWords(
       allow_count: number;
       builtin_lexicon: boolean;
       builtin_languages: string[] | null;
+      allow_words: string[];
+      mask_char: string;
     }
   >(
     `update tads_projects set forbidden_words = $2::jsonb,
@@ -111,7 +121,7 @@ export async function updateProjectWords(
        version = version + 1, updated_at = now()
      where project_key = $1
      returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon,
-       builtin_languages`,
+       builtin_languages, allow_words, mask_char`,
     [
       projectKey,
       forbidden,
@@ -125,6 +135,19 @@ export async function updateProjectWords(
   if (rows.length === 0) {
     throw new DomainError("not_found", "PROJECT_NOT_FOUND", `project ${projectKey} not found`);
   }
+  // The list change pays for the compile, so detection requests of this instance never do.
+  installDetector(
+    services,
+    projectKey,
+    rows[0].version,
+    compileDetector({
+      forbiddenWords: forbidden,
+      allowWords: rows[0].allow_words,
+      builtin: rows[0].builtin_lexicon,
+      builtinLanguages: rows[0].builtin_languages,
+      maskChar: rows[0].mask_char,
+    }),
+  );
   return {
     projectKey,
     version: rows[0].version,

@@ -14,6 +14,8 @@ const MAX_SECRETS = 4096;
 /** In-memory caches of one Services instance. */
 export interface ModerationState {
   detectors: Map<string, { version: number; detector: Detector }>;
+  /** Projects whose newer detector is being compiled in the background. */
+  rebuilding: Set<string>;
   secrets: Map<string, string>;
   sealKey?: Promise<CryptoKey>;
 }
@@ -24,7 +26,7 @@ const states = new WeakMap<Services, ModerationState>();
 export function moderationState(services: Services): ModerationState {
   let state = states.get(services);
   if (!state) {
-    state = { detectors: new Map(), secrets: new Map() };
+    state = { detectors: new Map(), rebuilding: new Set(), secrets: new Map() };
     states.set(services, state);
   }
   return state;
@@ -33,6 +35,10 @@ export function moderationState(services: Services): ModerationState {
 /**
  * The compiled detector of a project's lists at `version`; compiled once per version and
  * reused by every request until the lists change (least recently used projects are evicted).
+ * When the lists changed elsewhere (another instance saved them), the detector of the older
+ * version keeps answering while the new one is compiled after the response (services.defer),
+ * so no request waits for a compile; only a project never seen by this instance compiles on
+ * its first request.
  */
 export function cachedDetector(
   services: Services,
@@ -40,18 +46,41 @@ export function cachedDetector(
   version: number,
   lists: () => DetectorOptions,
 ): Detector {
-  const cache = moderationState(services).detectors;
-  const hit = cache.get(projectKey);
-  if (hit && hit.version === version) {
-    cache.delete(projectKey);
-    cache.set(projectKey, hit);
+  const state = moderationState(services);
+  const hit = state.detectors.get(projectKey);
+  if (hit && hit.version >= version) {
+    state.detectors.delete(projectKey);
+    state.detectors.set(projectKey, hit);
+    return hit.detector;
+  }
+  if (hit) {
+    if (!state.rebuilding.has(projectKey)) {
+      state.rebuilding.add(projectKey);
+      const rebuild = new Promise((resolve) => setTimeout(resolve, 0))
+        .then(() => installDetector(services, projectKey, version, compileDetector(lists())))
+        .finally(() => state.rebuilding.delete(projectKey));
+      services.defer(rebuild);
+    }
     return hit.detector;
   }
   const detector = compileDetector(lists());
+  installDetector(services, projectKey, version, detector);
+  return detector;
+}
+
+/** Keeps a compiled detector for a project unless a newer version is already kept. */
+export function installDetector(
+  services: Services,
+  projectKey: string,
+  version: number,
+  detector: Detector,
+): void {
+  const cache = moderationState(services).detectors;
+  const current = cache.get(projectKey);
+  if (current && current.version > version) return;
   cache.delete(projectKey);
   cache.set(projectKey, { version, detector });
   if (cache.size > MAX_DETECTORS) cache.delete(cache.keys().next().value!);
-  return detector;
 }
 
 function sealKey(services: Services): Promise<CryptoKey> {

@@ -6,6 +6,7 @@ import type { Sql } from "../db/port.ts";
 import { invalid } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import { isTimeZone } from "../time/zones.ts";
+import { cacheFor, LruCache } from "../cache/lru.ts";
 
 /** How codes of a topic reach the receiver. */
 export type OtpMode = "provider" | "direct";
@@ -96,18 +97,34 @@ export async function saveTopic(
       input.codeLength ?? TOPIC_DEFAULTS.codeLength,
     ],
   );
-  return { topic: fromRow(row), created: row.created };
+  const saved = fromRow(row);
+  topicCaches.get(db)?.set(`${gameIndex}\u0000${saved.topic}`, saved, Date.now() + TOPIC_CACHE_MS);
+  return { topic: saved, created: row.created };
 }
 
-/** Finds a topic of a game, or null. */
+/** How long a looked-up topic is reused before the database is asked again (other isolates). */
+export const TOPIC_CACHE_MS = 5_000;
+const topicCaches = new WeakMap<object, LruCache<string, OtpTopic | null>>();
+
+/**
+ * Finds a topic of a game, or null. Answers are reused per isolate for TOPIC_CACHE_MS; saving a
+ * topic replaces the cached one at once in the saving isolate.
+ */
 export async function findTopic(
   db: Sql,
   gameIndex: number,
   topic: string,
 ): Promise<OtpTopic | null> {
+  const cache = cacheFor(topicCaches, db, 10_000);
+  const key = `${gameIndex}\u0000${topic}`;
+  const nowMs = Date.now();
+  const cached = cache.get(key, nowMs);
+  if (cached !== undefined) return cached;
   const [row] = await db.query<TopicRow>(
     `select ${COLUMNS} from otp_topics where game_index = $1 and topic = $2`,
     [gameIndex, topic],
   );
-  return row ? fromRow(row) : null;
+  const found = row ? fromRow(row) : null;
+  cache.set(key, found, nowMs + TOPIC_CACHE_MS);
+  return found;
 }

@@ -29,7 +29,11 @@ const FacebookMessage = z.object({
     (t) => letterCount(t) >= 10 && letterCount(t) <= 180,
     "must be 10 to 180 letters",
   ),
-  media: text.optional(),
+  // The spec marks all three required for this channel: media is the image's address.
+  media: z.string().trim().min(1, "must not be empty").refine(
+    (u) => /^https?:\/\/\S+$/i.test(u),
+    "must be an http(s) image address",
+  ),
 });
 
 /** The message of one language: any of the three channels. */

@@ -223,11 +223,26 @@ async function cancelCampaign(services: Services, existing: StoredCampaign, game
        update push_campaigns set status = 4, updated_at = now()
        where id = $1 and game_index = $2 and status in (1, 2) returning id),
      s as (update push_slices set state = 'cancelled'
-       where campaign_id in (select id from c) and state = 'pending')
+       where campaign_id in (select id from c) and state in ('pending', 'leased'))
      select id from c`,
     [existing.id, gameIndex],
   );
   if (rows.length === 0) await explainRefusal(services, existing, CAMPAIGN_STATUS.cancelled);
+}
+
+/** Cancels a registered or sending campaign of the game (POST /push/campaigns/{id}/cancel). */
+export async function cancelCampaignById(
+  services: Services,
+  id: number,
+  gameIndex: number,
+): Promise<void> {
+  const [row] = await services.db.query<StoredCampaign>(
+    "select id, status, uuid from push_campaigns where id = $1 and game_index = $2",
+    [id, gameIndex],
+  );
+  if (!row) throw notFound(`campaign ${id} not found`, "CAMPAIGN_NOT_FOUND");
+  refuseEdit(row, CAMPAIGN_STATUS.cancelled);
+  await cancelCampaign(services, row, gameIndex);
 }
 
 async function explainRefusal(services: Services, existing: StoredCampaign, wanted: number) {

@@ -82,7 +82,8 @@ export async function registerDevice(
      on conflict (appid, token) do update set platform = excluded.platform,
        player_id = excluded.player_id, vid = excluded.vid, uid = excluded.uid,
        did = excluded.did, country = excluded.country, zone = excluded.zone,
-       language = excluded.language, updated_at = now()
+       language = excluded.language, active = true, deactivated_at = null,
+       deactivated_reason = null, updated_at = now()
      returning id`,
     [
       ctx.gameIndex,

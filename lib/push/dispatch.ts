@@ -7,8 +7,10 @@
 import type { Services } from "../services.ts";
 import { configuredSink, type PushDelivery, type PushSink } from "./sinks.ts";
 import type { PushMessageInput } from "./campaign_schema.ts";
+import { providerApps, settleInterrupted } from "./delivery.ts";
+import { DeliveryPipeline, SliceStopped } from "./pipeline.ts";
 
-/** How long a claimed slice stays ours before another dispatcher may take it over. */
+/** How long a claimed slice stays ours before another dispatcher may take it over (default). */
 export const SLICE_LEASE_MS = 5 * 60_000;
 /** Devices read and delivered per batch. */
 const PAGE = 1_000;
@@ -20,11 +22,17 @@ type ClaimedSlice = {
   slice_count: number;
   zones: string[] | null;
   lease_until: Date;
+  attempts: number;
 };
 
 type CampaignRow = {
   id: string;
   uuid: string;
+  game_index: number;
+  type: string;
+  targeting_id: string | null;
+  appids: string[];
+  countries: string[];
   campaign: {
     defaultLanguage: string;
     notification: Record<string, PushMessageInput>;
@@ -59,8 +67,9 @@ async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
        order by send_at, id
        limit $3
        for update skip locked)
-     returning s.id, s.campaign_id, s.slice_index, s.slice_count, s.zones, s.lease_until`,
-    [new Date(nowMs), new Date(nowMs + SLICE_LEASE_MS), limit],
+     returning s.id, s.campaign_id, s.slice_index, s.slice_count, s.zones, s.lease_until,
+       s.attempts`,
+    [new Date(nowMs), new Date(nowMs + services.config.PUSH_LEASE_MS), limit],
   );
 }
 
@@ -98,7 +107,8 @@ async function sendClaimed(
       `with started as (
          update push_campaigns set status = 2, updated_at = now()
          where status = 1 and id in (select (jsonb_array_elements_text($1::jsonb))::bigint))
-       select id, uuid, campaign from push_campaigns
+       select id, uuid, game_index, type, targeting_id, appids, countries, campaign
+       from push_campaigns
        where id in (select (jsonb_array_elements_text($1::jsonb))::bigint)`,
       [campaignIds],
     )).map((c) => [c.id, c]),
@@ -110,7 +120,12 @@ async function sendClaimed(
       result.slices++;
       result.messages += sent;
     } catch (err) {
-      // The lease expires and a later run retries the slice; receivers deduplicate on message id.
+      // The lease expires and a later run retries the slice; receivers deduplicate on message id,
+      // provider sends on the delivery rows.
+      if (err instanceof SliceStopped) {
+        services.log.info(err.message);
+        continue;
+      }
       result.failed++;
       services.log.error("push slice failed", { sliceId: slice.id, err });
     }
@@ -123,36 +138,74 @@ async function sendSlice(
   slice: ClaimedSlice,
   campaign: CampaignRow,
 ): Promise<number> {
+  // Apps with provider credentials go to FCM / APNs; the others to the configured sink.
+  const apps = await providerApps(services, campaign.appids);
+  // A slice taken over after its lease ran out: settle what the previous run left in flight.
+  if (slice.attempts > 1) await settleInterrupted(services, slice.id);
+  // Provider sends go in chunks of PUSH_CONCURRENCY, each recorded before and settled after.
+  const pipeline = new DeliveryPipeline(services, slice, apps);
+  const chunk = services.config.PUSH_CONCURRENCY;
   let after = "0";
   let sent = 0;
   for (;;) {
+    // The audience is passed as values (not joined from the campaign row) so the planner walks
+    // the (game_index, id) index in order and stops at the page size: a page costs the same at the
+    // first and at the millionth device.
     const devices = await services.db.query<DeviceRow>(
       `select d.id, d.appid, d.token, d.platform, d.language
-       from push_campaigns c
-       join push_devices d on d.game_index = c.game_index
-       where c.id = $1
-         and d.appid in (select jsonb_array_elements_text(c.appids))
-         and d.country in (select jsonb_array_elements_text(c.countries))
-         and ($2::jsonb is null or d.zone in (select jsonb_array_elements_text($2::jsonb)))
-         and d.id % $3 = $4
-         and d.id > $5
-         and (c.type = 'B' or exists (
+       from push_devices d
+       where d.game_index = $1
+         and d.active
+         and d.id > $2
+         and d.appid = any(array(select jsonb_array_elements_text($3::jsonb)))
+         and d.country = any(array(select jsonb_array_elements_text($4::jsonb)))
+         and ($5::jsonb is null or d.zone = any(array(select jsonb_array_elements_text($5::jsonb))))
+         and d.id % $6 = $7
+         and ($8::text = 'B' or exists (
            select 1 from push_targets t
-           where t.targeting_id = c.targeting_id and t.appid = d.appid and (
+           where t.targeting_id = $9 and t.appid = d.appid and (
              (t.kind = 'playerId' and t.value = d.player_id) or (t.kind = 'vid' and t.value = d.vid)
              or (t.kind = 'uid' and t.value = d.uid) or (t.kind = 'did' and t.value = d.did))))
+         and not exists (
+           select 1 from push_deliveries x where x.slice_id = $10 and x.device_id = d.id)
        order by d.id
-       limit $6`,
-      [slice.campaign_id, slice.zones, slice.slice_count, slice.slice_index, after, PAGE],
+       limit $11`,
+      [
+        campaign.game_index,
+        after,
+        campaign.appids,
+        campaign.countries,
+        slice.zones,
+        slice.slice_count,
+        slice.slice_index,
+        campaign.type,
+        campaign.targeting_id,
+        slice.id,
+        PAGE,
+      ],
     );
-    if (devices.length === 0) return sent;
+    if (devices.length === 0) break;
     const batch = devices.map((d) => buildDelivery(slice, campaign, d))
       .filter((d): d is PushDelivery => d !== null);
-    await sink.deliver(batch);
-    sent += batch.length;
+    const viaProviders = batch.filter((d) => apps.has(d.appid));
+    const viaSink = batch.filter((d) => !apps.has(d.appid));
+    if (viaSink.length > 0) {
+      await sink.deliver(viaSink);
+      await services.db.query(
+        `update push_slices set targeted = targeted + $2, sent = sent + $2,
+           started_at = coalesce(started_at, now()) where id = $1`,
+        [slice.id, viaSink.length],
+      );
+      sent += viaSink.length;
+    }
+    for (let i = 0; i < viaProviders.length; i += chunk) {
+      await pipeline.push(viaProviders.slice(i, i + chunk));
+    }
     after = devices[devices.length - 1].id;
-    if (devices.length < PAGE) return sent;
+    if (devices.length < PAGE) break;
   }
+  await pipeline.drain();
+  return sent + pipeline.sent;
 }
 
 /** The device's language when the campaign has a message for its platform in it, else the default. */

@@ -9,6 +9,7 @@ import {
 } from "../../lib/items/endpoints.ts";
 import { cpaCampaignSchema, registerCpaCampaign } from "../../lib/promotion/cpa.ts";
 import { requireGame } from "../../lib/tenancy.ts";
+import { assertRegistrableTarget } from "../../lib/outbound/guard.ts";
 import { GameIndexParam } from "./params.ts";
 import { notFound } from "../../lib/errors.ts";
 
@@ -81,8 +82,13 @@ const postCpa = createRoute({
 export function registerItemsAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(putEndpoint, async (c) => {
     const s = c.var.services;
+    const body = c.req.valid("json");
+    await assertRegistrableTarget(s.outbound, body, {
+      allowPrivate: s.config.allowPrivateOutbound,
+      field: body.transport === "http" ? "url" : "host",
+    });
     const view = await putItemEndpoint(s.db, c.req.valid("param").gameIndex, {
-      ...c.req.valid("json"),
+      ...body,
       nowMs: s.clock.now(),
       masterKey: s.secrets.kmsMasterKey,
     });

@@ -3,6 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { saveTopic } from "../../lib/otp/topics.ts";
+import { assertRegistrableTarget } from "../../lib/outbound/guard.ts";
 import { GameIndexParam } from "./params.ts";
 
 const TopicBody = z.object({
@@ -69,11 +70,14 @@ const getOutbox = createRoute({
 export function registerOtpAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(postTopic, async (c) => {
     const s = c.var.services;
-    const { topic, created } = await saveTopic(
-      s.db,
-      c.req.valid("param").gameIndex,
-      c.req.valid("json"),
-    );
+    const body = c.req.valid("json");
+    if (body.callbackUrl) {
+      await assertRegistrableTarget(s.outbound, { url: body.callbackUrl }, {
+        allowPrivate: s.config.allowPrivateOutbound,
+        field: "callbackUrl",
+      });
+    }
+    const { topic, created } = await saveTopic(s.db, c.req.valid("param").gameIndex, body);
     return c.json(topic, created ? 201 : 200) as JsonResponse;
   });
   app.openapi(getOutbox, (c) => {

@@ -15,19 +15,30 @@ const route = createRoute({
   method: "get",
   path: "/service/v1/tx",
   tags: ["blockchain"],
-  summary: "Get transaction list (dates inclusive, UTC; page 1 and limit 20 by default)",
+  summary:
+    "Get transaction list (dates inclusive, UTC; page 1 and limit 20 by default; cursor pages by key)",
   request: {
     query: z.object({
       playerId: z.string().min(1).optional(),
       startDate: day.optional(),
       endDate: day.optional(),
+      cursor: z.string().min(1).max(512).optional().openapi({
+        description: "meta.nextCursor of the previous page: continue after it (page by key)",
+      }),
       ...pageQuery,
     }),
   },
   responses: chainOkResponse(
     z.object({
       transactions: z.array(z.record(z.string(), z.unknown())),
-      meta: pageMetaSchema,
+      meta: pageMetaSchema.extend({
+        totalCapped: z.boolean().openapi({
+          description: "true when more records match than totalItems counts (1,000)",
+        }),
+        nextCursor: z.string().nullable().openapi({
+          description: "pass as cursor for the next page; null on the last page",
+        }),
+      }),
     }),
     "transactions and meta",
   ),

@@ -4,7 +4,6 @@ import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { itemRequestInputSchema } from "../../lib/items/record.ts";
 import { registerItemRequest } from "../../lib/items/register.ts";
-import { requireItemEndpoint } from "../../lib/items/endpoints.ts";
 import { dispatchSoon } from "../../lib/items/dispatcher.ts";
 import { DomainError } from "../../lib/errors.ts";
 
@@ -41,8 +40,10 @@ export function registerItemRequestRoute(app: OpenAPIHono<AppEnv>) {
         `gameIndex ${input.gameIndex} is not the API key's game`,
       );
     }
-    await requireItemEndpoint(s.db, input.gameIndex);
-    const reg = await registerItemRequest(s.db, input, { nowMs: s.clock.now() });
+    const reg = await registerItemRequest(s.db, input, {
+      nowMs: s.clock.now(),
+      requireEndpoint: true,
+    });
     if (reg.created) dispatchSoon(s, input.gameIndex);
     return c.json({
       code: 0,

@@ -8,6 +8,9 @@ import { registerCampaigns } from "./campaigns.ts";
 import { registerTargets } from "./targets.ts";
 import { registerTargetData } from "./target_data.ts";
 import { registerDevices } from "./devices.ts";
+import { registerCampaignReads } from "./campaign_reads.ts";
+import { registerTargetRead } from "./target_read.ts";
+import { registerDeviceRead } from "./device_read.ts";
 
 /** Builds the push sub-app. */
 export function pushRoutes(): OpenAPIHono<AppEnv> {
@@ -18,5 +21,8 @@ export function pushRoutes(): OpenAPIHono<AppEnv> {
   registerTargets(app);
   registerTargetData(app);
   registerDevices(app);
+  registerCampaignReads(app);
+  registerTargetRead(app);
+  registerDeviceRead(app);
   return app;
 }

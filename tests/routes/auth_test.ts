@@ -212,3 +212,22 @@ Deno.test("admin: validation, unknown game, duplicate appid", async () => {
   const noKeyGame = await admin("POST", "/admin/v1/games/999999/api-keys", { scopes: ["otp"] });
   assert.equal(noKeyGame.status, 404);
 });
+
+Deno.test("api keys: authenticated by hash; a key of a signing key no longer listed is refused", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant();
+  const key = await t.apiKey(["items"]);
+  const ok = await verifyApiKey(services.db, services.signingKey, key.apiKey, "items");
+  assert.equal(ok.keyId, key.keyId);
+  const other = await loadSigningKey(await generatePrivateJwk());
+  await assert.rejects(
+    verifyApiKey(services.db, other, key.apiKey, "items"),
+    (e: { code?: string }) => e.code === "INVALID_API_KEY",
+  );
+  // A token with the right key id and signing key id but other bytes does not match the hash.
+  const [h, p] = key.apiKey.split(".");
+  await assert.rejects(
+    verifyApiKey(services.db, services.signingKey, `${h}.${p}.AAAA`, "items"),
+    (e: { code?: string }) => e.code === "INVALID_API_KEY",
+  );
+});

@@ -88,3 +88,18 @@ Deno.test("ecbDecryptor reuses one key schedule and refuses bad key sizes", () =
   assert.equal(decrypt(encryptEcb("c", KEYS[128])).ok, false);
   assert.equal(ecbDecryptor("x".repeat(20)), null);
 });
+
+Deno.test("ecb: a decryptor's once-expanded key schedule decrypts what noble's ecb encrypts", () => {
+  for (const size of [16, 24, 32]) {
+    const secret = "k".repeat(size - 3) + "한";
+    const decrypt = ecbDecryptor(secret)!;
+    for (const text of ["", "a", "exactly 16 bytes", "채팅 메시지 ".repeat(20)]) {
+      const result = decrypt(encryptEcb(text, secret));
+      assert.deepEqual(result, { ok: true, text }, `${size}: ${text}`);
+      assert.deepEqual(decrypt(encryptEcb(text, secret, { padding: "spaces" })), {
+        ok: true,
+        text: text.replace(/ +$/, ""),
+      });
+    }
+  }
+});

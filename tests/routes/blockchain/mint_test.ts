@@ -101,6 +101,8 @@ Deno.test({
         itemsPerPage: 20,
         totalPages: 1,
         currentPage: 1,
+        totalCapped: false,
+        nextCursor: null,
       });
 
       assert.equal(sink.received.length, 1);

@@ -42,6 +42,8 @@ Deno.test("transaction list: inclusive dates, player filter, paging defaults and
     itemsPerPage: 20,
     totalPages: 1,
     currentPage: 1,
+    totalCapped: false,
+    nextCursor: null,
   });
   const player = await list("?playerId=8");
   assert.equal(player.body.data.transactions.length, 1);
@@ -54,10 +56,28 @@ Deno.test("transaction list: inclusive dates, player filter, paging defaults and
     itemsPerPage: 3,
     totalPages: 2,
     currentPage: 2,
+    totalCapped: false,
+    nextCursor: null,
   });
   const past = await list("?page=9&limit=3");
   assert.equal(past.body.data.meta.totalItems, 4);
   assert.equal(past.body.data.meta.itemCount, 0);
+
+  // Paging by key: each page's nextCursor continues where it ended, the last page has none.
+  const firstThree = await list("?limit=3");
+  const cursor = firstThree.body.data.meta.nextCursor;
+  assert.equal(typeof cursor, "string");
+  const rest = await list(`?limit=3&cursor=${cursor}`);
+  assert.deepEqual(
+    [...firstThree.body.data.transactions, ...rest.body.data.transactions].map(
+      (x: { requestId: string }) => x.requestId,
+    ),
+    [`${a.appid}-3`, `${a.appid}-2`, `${a.appid}-1`, `${a.appid}-4`],
+  );
+  assert.equal(rest.body.data.meta.nextCursor, null);
+  const bad = await list("?cursor=not-a-cursor");
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.message, "cursor is not a cursor this list gave");
 
   const other = await list("", b);
   assert.equal(other.body.data.transactions.length, 1);

@@ -329,7 +329,18 @@ Deno.test("languages and messages: codes, default language, channels, facebook l
     message(t, { android: { title: "", message: "x" } }),
     "notification.en.android.title: must not be empty",
   );
-  const fb = (title: string, body: string) => message(t, { facebook: { title, body } });
+  const media = "https://cdn.example.com/spring.png";
+  const fb = (title: string, body: string) => message(t, { facebook: { title, body, media } });
+  await assertRefused(
+    t,
+    message(t, { facebook: { title: "Spring", body: "Spring event starts" } }),
+    "notification.en.facebook.media is required",
+  );
+  await assertRefused(
+    t,
+    message(t, { facebook: { title: "Spring", body: "Spring event starts", media: "spring.png" } }),
+    "notification.en.facebook.media: must be an http(s) image address",
+  );
   await assertRefused(
     t,
     fb("", "ten letters!"),

@@ -1,0 +1,139 @@
+/**
+ * End-to-end HTTP load with wrk (50 connections), side by side with a bare Hono /healthz in the
+ * same run: rounds alternate between the targets and the medians are reported, with each
+ * target's share of bare Hono's req/s. The service runs in this process (as `deno run main.ts`
+ * would), bare Hono in its own; on the real tier PostgreSQL and Redis are reached through the
+ * production drivers and the local Neon and Upstash bridges (each in its own process).
+ *
+ *   deno run -A bench/http_load.ts embedded|real [--rounds 3] [--seconds 10] [--only name,...]
+ *
+ * Needs `wrk` (Debian: apt-get install -y wrk).
+ */
+import { cliFlag } from "../dev/cli_flag.ts";
+import { atFinish, finish, freePort, median, spawnDeno, useTier } from "./real_tier.ts";
+import { seedTenant, testEnv } from "../tests/harness.ts";
+import { registerItemRequest } from "../lib/items/register.ts";
+import { seedChainTxs } from "../tests/seed_rows.ts";
+
+const tier = Deno.args[0] === "real" ? "real" : "embedded";
+const rounds = Number(cliFlag("rounds") ?? 3);
+const seconds = Number(cliFlag("seconds") ?? 10);
+const only = cliFlag("only")?.split(",");
+interface Target {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function ms(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
+}
+
+async function wrk(target: Target): Promise<Run> {
+  const args = ["-t2", "-c50", `-d${seconds}s`, "--latency"];
+  for (const [k, v] of Object.entries(target.headers ?? {})) args.push("-H", `${k}: ${v}`);
+  const out = await new Deno.Command("wrk", { args: [...args, target.url] }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
+  const p50 = ms(/\s50%\s+(\S+)/.exec(text)?.[1] ?? "");
+  const p99 = ms(/\s99%\s+(\S+)/.exec(text)?.[1] ?? "");
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);
+  return { rps, p50, p99, non2xx };
+}
+
+async function main() {
+  await useTier(tier);
+  const { services, app } = await testEnv();
+  const port = freePort();
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
+  atFinish(() => server.shutdown());
+  const barePort = freePort();
+  await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
+
+  const t = await seedTenant("http bench");
+  const { apiKey } = await t.apiKey(["items", "otp"]);
+  const item = await registerItemRequest(services.db, {
+    gameIndex: t.gameIndex,
+    idCategory: "vid",
+    id: "bench-user",
+    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+    reason: "e",
+    serverId: "s1",
+  }, { nowMs: services.clock.now() });
+  // Two apps of one game: one with 100 transaction records, one with 100,000.
+  const small = await seedTenant("tx 100");
+  const large = await seedTenant("tx 100000");
+  await seedChainTxs(services.db, { appid: small.appid, gameIndex: small.gameIndex, rows: 100 });
+  await seedChainTxs(services.db, {
+    appid: large.appid,
+    gameIndex: large.gameIndex,
+    rows: 100_000,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const targets: Target[] = [
+    { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` },
+    { name: "service /healthz", url: `${base}/healthz` },
+    { name: "GET /service/v1/tx (bearer)", url: `${base}/service/v1/tx`, headers: t.chainHeaders },
+    {
+      name: "GET /items/v1/requests/{id} (API key)",
+      url: `${base}/items/v1/requests/${item.transactionId}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+    {
+      name: "GET /service/v1/tx, 100 rows",
+      url: `${base}/service/v1/tx`,
+      headers: small.chainHeaders,
+    },
+    {
+      name: "GET /service/v1/tx, 100,000 rows",
+      url: `${base}/service/v1/tx`,
+      headers: large.chainHeaders,
+    },
+    {
+      name: "GET /service/v1/tx, 100,000 rows, page 200",
+      url: `${base}/service/v1/tx?page=200`,
+      headers: large.chainHeaders,
+    },
+  ].filter((x) => !only || x.name === "bare Hono /healthz" || only.some((o) => x.name.includes(o)));
+  // Warm up every target once (JIT, caches) before measuring.
+  for (const target of targets) {
+    const res = await fetch(target.url, { headers: target.headers });
+    const body = await res.text();
+    if (!res.ok) throw new Error(`${target.name}: ${res.status} ${body.slice(0, 200)}`);
+  }
+  const results = new Map<string, Run[]>(targets.map((x) => [x.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const target of targets) results.get(target.name)!.push(await wrk(target));
+  }
+  const bareRps = median(results.get("bare Hono /healthz")!.map((x) => x.rps));
+  console.log(`\n${tier} tier, wrk -t2 -c50 -d${seconds}s, ${rounds} rounds alternated, medians`);
+  console.log("| target | req/s | p50 ms | p99 ms | share of bare Hono | non-2xx |");
+  console.log("|---|---|---|---|---|---|");
+  for (const target of targets) {
+    const runs = results.get(target.name)!;
+    const rps = median(runs.map((x) => x.rps));
+    console.log(
+      `| ${target.name} | ${Math.round(rps)} | ${median(runs.map((x) => x.p50)).toFixed(2)} | ${
+        median(runs.map((x) => x.p99)).toFixed(2)
+      } | ${(rps / bareRps).toFixed(2)} | ${runs.reduce((a, x) => a + x.non2xx, 0)} |`,
+    );
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+} finally {
+  await finish();
+}

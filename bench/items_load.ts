@@ -1,0 +1,163 @@
+/**
+ * Item delivery through the outbox at load, side by side with direct sends of the same bodies:
+ * N requests are registered as the API does (endpoint check folded into the insert, the game's
+ * dispatcher woken), with OLD delivered requests of the game already in the table, and timed
+ * from the first registration to the last grant. Checks 0 lost (every request DELIVERED and
+ * applied once by the reference game server) and counts database statements per delivery.
+ *
+ *   deno run -A bench/items_load.ts embedded|real [--n 2000] [--old 100000] [--rounds 3]
+ */
+import { cliFlag } from "../dev/cli_flag.ts";
+import { atFinish, finish, median, useTier } from "./real_tier.ts";
+import { testEnv } from "../tests/harness.ts";
+import { itemFixture } from "../tests/lib/items/fixture.ts";
+import { registerItemRequest } from "../lib/items/register.ts";
+import { dispatchSoon } from "../lib/items/dispatcher.ts";
+import { sendItemBody } from "../lib/items/transport.ts";
+import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "../lib/items/record.ts";
+import type { Sql } from "../lib/db/port.ts";
+import type { Services } from "../lib/services.ts";
+
+const tier = Deno.args[0] === "real" ? "real" : "embedded";
+const N = Number(cliFlag("n") ?? 2000);
+const OLD = Number(cliFlag("old") ?? 100_000);
+const ROUNDS = Number(cliFlag("rounds") ?? 3);
+const REGISTER_CONCURRENCY = 50;
+const DIRECT_CONCURRENCY = 16;
+
+function counting(db: Sql): Sql & { statements: number } {
+  const counted = {
+    ...db,
+    statements: 0,
+    query(text: string, params?: unknown[]) {
+      counted.statements++;
+      return db.query(text, params);
+    },
+    transaction(statements: Parameters<Sql["transaction"]>[0]) {
+      counted.statements += statements.length;
+      return db.transaction(statements);
+    },
+  } as Sql & { statements: number };
+  return counted;
+}
+
+async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise<unknown>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+async function main() {
+  await useTier(tier);
+  const { services } = await testEnv();
+  const results: Record<
+    string,
+    { rate: number[]; registerRate: number[]; perDelivery: number[]; extra: number[] }
+  > = {};
+  for (const transport of ["http", "tcp"] as const) {
+    const f = await itemFixture(transport);
+    atFinish(() => f.close());
+    const gameIndex = f.tenant.gameIndex;
+    await services.db.query(
+      `insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
+         attempts, last_code, next_attempt_at, created_at, updated_at, delivered_at)
+       select $1, 'old-' || i, '{}', md5(i::text), 'api', 'DELIVERED', 1, 20000,
+              now() - make_interval(secs => i), now() - make_interval(secs => i),
+              now() - make_interval(secs => i), now() - make_interval(secs => i)
+         from generate_series(1, $2::int) as i`,
+      [gameIndex, OLD],
+    );
+    await services.db.query("analyze item_requests");
+    let seq = 0;
+    const input = (): ItemRequestInput & { transactionId: string } => ({
+      transactionId: `load-${transport}-${++seq}-${crypto.randomUUID().slice(0, 8)}`,
+      gameIndex,
+      idCategory: "vid",
+      id: `user-${seq % 500}`,
+      detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+      reason: "e",
+      serverId: "s1",
+      userMessage: "보상",
+    });
+    const outbox = {
+      rate: [] as number[],
+      registerRate: [] as number[],
+      perDelivery: [] as number[],
+      extra: [] as number[],
+    };
+    const direct = { ...outbox, rate: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      // Outbox: register as the API does, the dispatcher delivers.
+      const db = counting(services.db);
+      const s: Services = { ...services, db };
+      const inputs = Array.from({ length: N }, input);
+      const receivedBefore = f.server.received;
+      const appliedBefore = f.server.store.applied.length;
+      const t0 = performance.now();
+      await pool(inputs, REGISTER_CONCURRENCY, async (x) => {
+        const reg = await registerItemRequest(db, x, {
+          nowMs: s.clock.now(),
+          requireEndpoint: true,
+        });
+        if (reg.created) dispatchSoon(s, gameIndex);
+      });
+      const registered = performance.now() - t0;
+      await services.idle();
+      const elapsed = performance.now() - t0;
+      const statements = db.statements;
+      const [check] = await services.db.query<{ delivered: string }>(
+        `select count(*) filter (where status = 'DELIVERED') as delivered from item_requests
+          where game_index = $1
+            and transaction_id in (select jsonb_array_elements_text($2::jsonb))`,
+        [gameIndex, inputs.map((x) => x.transactionId)],
+      );
+      const applied = f.server.store.applied.length - appliedBefore;
+      const lost = N - Number(check.delivered);
+      if (lost !== 0 || applied !== N) {
+        throw new Error(`${transport}: ${lost} not delivered, ${applied} of ${N} applied`);
+      }
+      outbox.rate.push(N / (elapsed / 1000));
+      outbox.registerRate.push(N / (registered / 1000));
+      outbox.perDelivery.push(statements / N);
+      outbox.extra.push(f.server.received - receivedBefore - N);
+      // Direct: the same kind of bodies straight to the game server.
+      const bodies = Array.from({ length: N }, () => itemRecordBody(buildItemRecord(input())));
+      const d0 = performance.now();
+      await pool(
+        bodies,
+        DIRECT_CONCURRENCY,
+        (body) => sendItemBody(services, { endpoint: f.endpoint, body, timeoutMs: 10_000 }),
+      );
+      direct.rate.push(N / ((performance.now() - d0) / 1000));
+    }
+    results[`${transport} outbox`] = outbox;
+    results[`${transport} direct`] = direct;
+  }
+  console.log(
+    `\n${tier} tier: ${N} requests per round, ${OLD} old rows per game, ${ROUNDS} rounds, medians`,
+  );
+  console.log(
+    "| run | deliveries/s | registrations/s alone | statements per delivery | extra sends | lost |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const [name, r] of Object.entries(results)) {
+    const outbox = name.endsWith("outbox");
+    console.log(
+      `| ${name} | ${Math.round(median(r.rate))} | ${
+        outbox ? Math.round(median(r.registerRate)) : "-"
+      } | ${outbox ? median(r.perDelivery).toFixed(2) : "-"} | ${
+        outbox ? Math.max(...r.extra) : "-"
+      } | ${outbox ? 0 : "-"} |`,
+    );
+  }
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+} finally {
+  await finish();
+}

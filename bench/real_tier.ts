@@ -1,0 +1,78 @@
+/**
+ * Load scripts' set-up: on the real tier, a fresh PostgreSQL database and the Neon and Upstash
+ * bridges (each in its own process), wired into the environment the test harness reads.
+ */
+import pg from "pg";
+
+const PG_ADMIN_URL = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
+const children: Deno.ChildProcess[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Spawns a Deno script (stopped by finish) and returns the first line it prints. */
+export async function spawnDeno(args: string[]): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", ...args],
+    stdout: "piped",
+    stderr: "inherit",
+    env: { RUST_BACKTRACE: "0" },
+  }).spawn();
+  children.push(child);
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const { value } = await reader.read();
+  reader.releaseLock();
+  return value ?? "";
+}
+
+/** Registers work to run at finish (last registered runs first). */
+export function atFinish(cleanup: () => Promise<void>): void {
+  cleanups.push(cleanup);
+}
+
+/** On the real tier: a fresh database and both bridges, set in the environment. */
+export async function useTier(tier: "embedded" | "real"): Promise<void> {
+  if (tier !== "real") return;
+  const name = `gp_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  atFinish(async () => {
+    const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  });
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const neon = JSON.parse(await spawnDeno(["dev/neon_bridge.ts"]));
+  const token = crypto.randomUUID();
+  const upstash = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
+  Deno.env.set("DATABASE_URL", url.toString());
+  Deno.env.set("NEON_FETCH_ENDPOINT", neon.fetchEndpoint);
+  Deno.env.set("UPSTASH_REDIS_REST_URL", upstash.url);
+  Deno.env.set("UPSTASH_REDIS_REST_TOKEN", token);
+}
+
+/** Stops spawned processes, runs the cleanups and exits. */
+export async function finish(): Promise<never> {
+  for (const child of children) {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+  }
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  Deno.exit(0);
+}
+
+/** Median of numbers. */
+export function median(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+}

@@ -1,0 +1,195 @@
+/**
+ * FCM HTTP v1: an OAuth 2.0 access token from the service account (JWT bearer grant signed RS256,
+ * scope firebase.messaging, audience the account's token_uri), cached until five minutes before
+ * it expires and shared by concurrent sends; then one `messages:send` per device, with the
+ * answers handled as the FCM reference documents them.
+ */
+import { importPKCS8, SignJWT } from "jose";
+import type { FcmSecret } from "./credentials.ts";
+import { CredentialError } from "./credentials.ts";
+import {
+  PauseGate,
+  type PushHttp,
+  retryAfterMs,
+  retryDelayMs,
+  type RetryPolicy,
+  type SendOutcome,
+  sleep,
+  waitToRetry,
+} from "./provider_http.ts";
+
+/** The OAuth scope FCM v1 requires. */
+export const FCM_SCOPE = "https://www.googleapis.com/auth/firebase.messaging";
+/** Google's FCM endpoint (FCM_ENDPOINT overrides it). */
+export const FCM_DEFAULT_ENDPOINT = "https://fcm.googleapis.com";
+/** A cached token is replaced this long before it expires. */
+const TOKEN_MARGIN_MS = 5 * 60_000;
+
+type FcmErrorBody = {
+  error?: {
+    code?: number;
+    status?: string;
+    message?: string;
+    details?: {
+      "@type"?: string;
+      errorCode?: string;
+      fieldViolations?: { field?: string; description?: string }[];
+    }[];
+  };
+};
+
+/** The FCM error code of an answer (`UNREGISTERED`, ...), else its status (`INVALID_ARGUMENT`). */
+function fcmError(text: string): { code: string; message: string; tokenField: boolean } {
+  let body: FcmErrorBody = {};
+  try {
+    body = JSON.parse(text);
+  } catch { /* not JSON: judged by status alone */ }
+  const details = body.error?.details ?? [];
+  const fcm = details.find((d) => d["@type"]?.endsWith("google.firebase.fcm.v1.FcmError"));
+  const violations = details.flatMap((d) => d.fieldViolations ?? []);
+  const message = body.error?.message ?? "";
+  return {
+    code: fcm?.errorCode ?? body.error?.status ?? "UNKNOWN",
+    message: message.slice(0, 300),
+    tokenField: violations.some((v) => v.field === "message.token") ||
+      /registration token/i.test(message),
+  };
+}
+
+/** Sends FCM v1 messages for one app's service account. */
+export class FcmSender {
+  private token: { value: string; expiresAt: number } | null = null;
+  private pending: Promise<string> | null = null;
+  private readonly gate = new PauseGate();
+  /** OAuth token requests made (for the tests and the logs). */
+  tokenRequests = 0;
+
+  constructor(
+    private readonly secret: FcmSecret,
+    private readonly env: { http: PushHttp; endpoint: string; policy: RetryPolicy },
+  ) {}
+
+  /** A valid access token; concurrent callers share one token request. */
+  accessToken(): Promise<string> {
+    if (this.token && Date.now() < this.token.expiresAt - TOKEN_MARGIN_MS) {
+      return Promise.resolve(this.token.value);
+    }
+    this.pending ??= this.fetchToken().finally(() => this.pending = null);
+    return this.pending;
+  }
+
+  /** Drops the cached token if it is still `value` (after a 401). */
+  private invalidate(value: string) {
+    if (this.token?.value === value) this.token = null;
+  }
+
+  private async fetchToken(): Promise<string> {
+    this.tokenRequests++;
+    const nowS = Math.floor(Date.now() / 1000);
+    const key = await importPKCS8(this.secret.privateKey, "RS256");
+    const assertion = await new SignJWT({ scope: FCM_SCOPE })
+      .setProtectedHeader({
+        alg: "RS256",
+        typ: "JWT",
+        ...(this.secret.privateKeyId ? { kid: this.secret.privateKeyId } : {}),
+      })
+      .setIssuer(this.secret.clientEmail)
+      .setAudience(this.secret.tokenUri)
+      .setIssuedAt(nowS)
+      .setExpirationTime(nowS + 3600)
+      .sign(key);
+    const body = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion,
+    }).toString();
+    let lastStatus = 0;
+    for (let attempt = 1; attempt <= this.env.policy.maxAttempts; attempt++) {
+      const res = await this.env.http.fetch(this.secret.tokenUri, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+        timeoutMs: this.env.policy.timeoutMs,
+      });
+      lastStatus = res.status;
+      if (res.status === 200) {
+        const json = JSON.parse(res.text) as { access_token?: string; expires_in?: number };
+        if (!json.access_token) throw new Error("token endpoint answered without access_token");
+        const expiresIn = (json.expires_in ?? 3600) * 1000;
+        this.token = { value: json.access_token, expiresAt: Date.now() + expiresIn };
+        return json.access_token;
+      }
+      if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+        let reason = `token endpoint answered ${res.status}`;
+        try {
+          const err = JSON.parse(res.text) as { error?: string; error_description?: string };
+          if (err.error) {
+            reason += `: ${err.error}${err.error_description ? ` (${err.error_description})` : ""}`;
+          }
+        } catch { /* keep the status */ }
+        throw new CredentialError("fcm", `FCM service account refused: ${reason}`);
+      }
+      if (attempt < this.env.policy.maxAttempts) {
+        await sleep(retryDelayMs(this.env.policy, attempt, retryAfterMs(res.headers, Date.now())));
+      }
+    }
+    throw new Error(`token endpoint unavailable (last status ${lastStatus})`);
+  }
+
+  /** Sends one `{message}`; throws CredentialError when the credentials themselves are refused. */
+  async send(body: { message: Record<string, unknown> }): Promise<SendOutcome> {
+    const url = `${this.env.endpoint}/v1/projects/${
+      encodeURIComponent(this.secret.projectId)
+    }/messages:send`;
+    const text = JSON.stringify(body);
+    const policy = this.env.policy;
+    let refreshed = false;
+    let attempts = 0;
+    let last = "";
+    while (attempts < policy.maxAttempts) {
+      await this.gate.pass();
+      const token = await this.accessToken();
+      attempts++;
+      let res;
+      try {
+        res = await this.env.http.fetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: text,
+          timeoutMs: policy.timeoutMs,
+        });
+      } catch (err) {
+        last = `network: ${(err as Error).message}`;
+        if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
+        continue;
+      }
+      if (res.status === 200) return { state: "sent", attempts };
+      const error = fcmError(res.text);
+      last = `${res.status} ${error.code}${error.message ? `: ${error.message}` : ""}`;
+      if (res.status === 401) {
+        // An expired or revoked access token: fetch a new one once, then it is the credentials.
+        if (refreshed) throw new CredentialError("fcm", `FCM refused the access token: ${last}`);
+        refreshed = true;
+        this.invalidate(token);
+        attempts--;
+        continue;
+      }
+      if (error.code === "UNREGISTERED") return { state: "invalid", attempts, detail: last };
+      if (error.code === "INVALID_ARGUMENT" && error.tokenField) {
+        return { state: "invalid", attempts, detail: last };
+      }
+      if (res.status === 403 && error.code !== "SENDER_ID_MISMATCH") {
+        throw new CredentialError("fcm", `FCM refused the service account: ${last}`);
+      }
+      if (res.status === 404) {
+        throw new CredentialError("fcm", `FCM does not know the project: ${last}`);
+      }
+      if (res.status === 429 || res.status >= 500) {
+        const refused = await waitToRetry(res, { attempts, policy, gate: this.gate, last });
+        if (refused) return refused;
+        continue;
+      }
+      return { state: "failed", attempts, detail: last };
+    }
+    return { state: "failed", attempts, detail: `gave up after ${attempts} attempts: ${last}` };
+  }
+}

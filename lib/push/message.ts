@@ -1,0 +1,170 @@
+/**
+ * One provider message per device, built from the campaign: the FCM HTTP v1 `message` for Android
+ * devices (and for iOS devices routed through FCM's `apns` block), and the APNs request (headers
+ * and `aps` payload) for iOS devices sent straight to APNs. The mapping is documented field by
+ * field in README ("Push delivery to FCM and APNs").
+ */
+import type { PushDelivery } from "./sinks.ts";
+
+/** APNs refuses payloads larger than this (bytes of the JSON body). */
+export const APNS_MAX_PAYLOAD = 4096;
+/** FCM refuses messages whose payload exceeds this (bytes). */
+export const FCM_MAX_PAYLOAD = 4096;
+
+type Option = {
+  badge?: number;
+  overwrite?: boolean;
+  collapseKey?: string;
+  groupKey?: string;
+  engagement?: string;
+  android?: { icon?: string; sound?: string };
+  ios?: { sound?: string };
+};
+
+type AndroidText = {
+  title: string;
+  message: string;
+  messageExpanded?: string;
+  imageUrl?: string;
+  ticker?: string;
+  summaryText?: string;
+};
+
+type IosText = { title: string; message: string; mediaUrl?: string };
+
+/** The APNs request for one device: headers besides authorization, and the JSON body. */
+export interface ApnsRequest {
+  headers: Record<string, string>;
+  payload: Record<string, unknown>;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== "" ? value : undefined;
+}
+
+/** Data every message carries for open tracking (FCM data values must be strings). */
+function trackingData(d: PushDelivery): Record<string, string> {
+  const data: Record<string, string> = {
+    campaignId: String(d.campaignId),
+    campaignUuid: d.campaignUuid,
+    notice: String(d.notice),
+    language: d.language,
+  };
+  return data;
+}
+
+/** The collapse key when the campaign asks to overwrite earlier pushes (APNs allows 64 bytes). */
+function collapseKeyOf(option: Option): string | undefined {
+  if (!option.overwrite) return undefined;
+  return nonEmpty(option.collapseKey)?.slice(0, 64);
+}
+
+/** APNs priority: 10 (immediately) for a notice, 5 (power-considerate) for other campaigns. */
+function apnsPriority(d: PushDelivery): string {
+  return d.notice ? "10" : "5";
+}
+
+/** The `aps` dictionary and custom keys of an iOS message. */
+function apnsPayload(d: PushDelivery): Record<string, unknown> {
+  const option = (d.option ?? {}) as Option;
+  const text = d.message as IosText;
+  const aps: Record<string, unknown> = {
+    alert: { title: text.title, body: text.message },
+    sound: nonEmpty(option.ios?.sound) ?? "default",
+  };
+  if (option.badge !== undefined) aps.badge = option.badge;
+  const thread = nonEmpty(option.groupKey);
+  if (thread) aps["thread-id"] = thread;
+  const media = nonEmpty(text.mediaUrl);
+  // A notification service extension downloads the media; it only runs with mutable-content.
+  if (media) aps["mutable-content"] = 1;
+  return { aps, ...trackingData(d), ...(media ? { mediaUrl: media } : {}) };
+}
+
+/** The APNs request for an iOS device. */
+export function buildApnsRequest(
+  d: PushDelivery,
+  ctx: { bundleId: string; expiresAt: number },
+): ApnsRequest {
+  const headers: Record<string, string> = {
+    "apns-topic": ctx.bundleId,
+    "apns-push-type": "alert",
+    "apns-priority": apnsPriority(d),
+    "apns-expiration": String(ctx.expiresAt),
+  };
+  const collapse = collapseKeyOf((d.option ?? {}) as Option);
+  if (collapse) headers["apns-collapse-id"] = collapse;
+  return { headers, payload: apnsPayload(d) };
+}
+
+/** The FCM v1 `message` for an Android device. */
+function androidMessage(d: PushDelivery, ttlSeconds: number): Record<string, unknown> {
+  const option = (d.option ?? {}) as Option;
+  const text = d.message as AndroidText;
+  const image = nonEmpty(text.imageUrl);
+  const notification: Record<string, unknown> = {
+    sound: nonEmpty(option.android?.sound) ?? "default",
+  };
+  const icon = nonEmpty(option.android?.icon);
+  if (icon) notification.icon = icon;
+  const ticker = nonEmpty(text.ticker);
+  if (ticker) notification.ticker = ticker;
+  if (option.badge !== undefined) notification.notification_count = option.badge;
+  const collapse = collapseKeyOf(option);
+  // The tag makes the new notification replace the shown one with the same tag.
+  if (collapse) notification.tag = collapse;
+  const data = trackingData(d);
+  // Android's expanded (big text) style and summary line have no v1 notification field: the app
+  // reads them from data when it builds the notification.
+  if (nonEmpty(text.messageExpanded)) data.messageExpanded = text.messageExpanded!;
+  if (nonEmpty(text.summaryText)) data.summaryText = text.summaryText!;
+  if (nonEmpty(option.groupKey)) data.groupKey = option.groupKey!;
+  const android: Record<string, unknown> = {
+    priority: d.notice ? "HIGH" : "NORMAL",
+    ttl: `${ttlSeconds}s`,
+    notification,
+  };
+  if (collapse) android.collapse_key = collapse;
+  return {
+    token: d.token,
+    notification: { title: text.title, body: text.message, ...(image ? { image } : {}) },
+    android,
+    data,
+  };
+}
+
+/** The FCM v1 `message` for an iOS device routed through FCM (the `apns` block). */
+function iosViaFcmMessage(
+  d: PushDelivery,
+  ctx: { expiresAt: number },
+): Record<string, unknown> {
+  const apns = buildApnsRequest(d, { bundleId: "", expiresAt: ctx.expiresAt });
+  // FCM sets apns-topic itself from the registered app; the other headers pass through.
+  const { "apns-topic": _topic, ...headers } = apns.headers;
+  const text = d.message as IosText;
+  const media = nonEmpty(text.mediaUrl);
+  // The custom keys travel as FCM data (FCM copies data into the APNs payload).
+  const data = trackingData(d);
+  if (media) data.mediaUrl = media;
+  return {
+    token: d.token,
+    notification: { title: text.title, body: text.message, ...(media ? { image: media } : {}) },
+    apns: {
+      headers,
+      payload: { aps: apns.payload.aps },
+      ...(media ? { fcm_options: { image: media } } : {}),
+    },
+    data,
+  };
+}
+
+/** The FCM v1 request body `{message}` for a device of either platform. */
+export function buildFcmBody(
+  d: PushDelivery,
+  ctx: { sendAt: number; ttlSeconds: number },
+): { message: Record<string, unknown> } {
+  const message = d.platform === "android"
+    ? androidMessage(d, ctx.ttlSeconds)
+    : iosViaFcmMessage(d, { expiresAt: ctx.sendAt + ctx.ttlSeconds });
+  return { message };
+}

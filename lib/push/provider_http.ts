@@ -1,0 +1,149 @@
+/**
+ * The HTTP port the push providers use, and what they share: the answer classification, the
+ * retry policy (backoff honouring Retry-After), and a small semaphore for bounded concurrency.
+ * `http2` is present only where the runtime can speak HTTP/2 to APNs (Deno, Deno Deploy); on
+ * Workers it is absent and iOS devices go through FCM's `apns` block instead.
+ */
+
+/** A request the providers make. */
+export interface ProviderRequest {
+  method: "POST";
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}
+
+/** A provider's answer. */
+export interface ProviderResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** Sends one request and reads the answer. */
+export type ProviderCall = (url: string, req: ProviderRequest) => Promise<ProviderResponse>;
+
+/** The runtime's HTTP clients for push. */
+export interface PushHttp {
+  /** Any HTTP version (OAuth, FCM). */
+  fetch: ProviderCall;
+  /** HTTP/2 only (APNs); undefined where the runtime cannot do HTTP/2 to an origin. */
+  http2?: ProviderCall;
+}
+
+/** Wraps a fetch function as a ProviderCall (timeout, body read). */
+export function providerCall(doFetch: typeof fetch, extra: RequestInit = {}): ProviderCall {
+  return async (url, req) => {
+    const res = await doFetch(url, {
+      ...extra,
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(req.timeoutMs),
+    });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  };
+}
+
+/** The default port: the global fetch, and no HTTP/2 (what Workers offer). */
+export function fetchOnlyPushHttp(doFetch?: typeof fetch): PushHttp {
+  return { fetch: providerCall(doFetch ?? ((input, init) => fetch(input, init))) };
+}
+
+/** What happened to one message. */
+export type SendOutcome =
+  | { state: "sent"; attempts: number; detail?: undefined }
+  /** The provider says the token is dead: the device is deactivated. */
+  | { state: "invalid"; attempts: number; detail: string }
+  /** Not delivered (retries exhausted, message refused, app stopped). */
+  | { state: "failed"; attempts: number; detail: string };
+
+/** Retry settings (PUSH_MAX_ATTEMPTS, PUSH_RETRY_BASE_MS, PUSH_RETRY_MAX_MS). */
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseMs: number;
+  maxMs: number;
+  timeoutMs: number;
+}
+
+/** Milliseconds a Retry-After header asks for (seconds or an HTTP date), or null. */
+export function retryAfterMs(headers: Headers, nowMs: number): number | null {
+  const value = headers.get("retry-after");
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+/** Delay before attempt `attempt + 1`: Retry-After when given, else exponential with jitter. */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfter: number | null) {
+  if (retryAfter !== null) return retryAfter;
+  const cap = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(cap / 2 + Math.random() * (cap / 2));
+}
+
+/**
+ * After a 429 or 5xx: waits before the next attempt (Retry-After when given, pausing every send of
+ * the app on a 429) and answers null, or answers the failed outcome when Retry-After asks for
+ * longer than PUSH_RETRY_MAX_MS.
+ */
+export async function waitToRetry(
+  res: ProviderResponse,
+  ctx: { attempts: number; policy: RetryPolicy; gate: PauseGate; last: string },
+): Promise<SendOutcome | null> {
+  const after = retryAfterMs(res.headers, Date.now());
+  if (after !== null && after > ctx.policy.maxMs) {
+    return {
+      state: "failed",
+      attempts: ctx.attempts,
+      detail: `${ctx.last}; Retry-After ${after / 1000}s exceeds PUSH_RETRY_MAX_MS`,
+    };
+  }
+  const delay = retryDelayMs(ctx.policy, ctx.attempts, after);
+  if (res.status === 429) ctx.gate.pause(delay);
+  if (ctx.attempts < ctx.policy.maxAttempts) await sleep(delay);
+  return null;
+}
+
+/** Waits `ms` (real time: provider back-off is not a schedule). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A counting semaphore: at most `limit` holders at once. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly limit: number) {}
+  /** Runs `work` once a slot is free. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
+    else this.active++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/**
+ * A gate an app's sends pass through: a 429 with Retry-After pauses every send of that app, not
+ * only the one that got the answer.
+ */
+export class PauseGate {
+  private until = 0;
+  /** Pauses sends until `ms` from now (keeps a later pause). */
+  pause(ms: number) {
+    this.until = Math.max(this.until, Date.now() + ms);
+  }
+  /** Resolves when no pause is in force. */
+  async pass() {
+    for (let wait = this.until - Date.now(); wait > 0; wait = this.until - Date.now()) {
+      await sleep(wait);
+    }
+  }
+}

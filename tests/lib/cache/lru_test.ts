@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { LruCache } from "../../../lib/cache/lru.ts";
+import { generatePrivateJwk, loadSigningKey } from "../../../lib/auth/keys.ts";
+import { issueTokenPair, verifyAppToken } from "../../../lib/auth/tokens.ts";
+
+Deno.test("lru: bounded, least recently used dropped first, expired entries never returned", () => {
+  const cache = new LruCache<string, number>(2);
+  cache.set("a", 1, 1_000);
+  cache.set("b", 2, 1_000);
+  assert.equal(cache.get("a", 0), 1); // a is now the most recently used
+  cache.set("c", 3, 1_000);
+  assert.equal(cache.size, 2);
+  assert.equal(cache.get("b", 0), undefined);
+  assert.equal(cache.get("a", 0), 1);
+  assert.equal(cache.get("c", 999), 3);
+  assert.equal(cache.get("c", 1_000), undefined);
+  cache.deleteWhere((v) => v === 1);
+  assert.equal(cache.get("a", 0), undefined);
+});
+
+Deno.test("token cache: a cached access token still expires, and is never taken for another use", async () => {
+  const key = await loadSigningKey(await generatePrivateJwk());
+  const now = Date.now();
+  const pair = await issueTokenPair(key, { appid: "app", gameIndex: 1, clientId: "cli" }, now);
+  assert.equal((await verifyAppToken(key, pair.accessToken, "access", now)).appid, "app");
+  assert.equal((await verifyAppToken(key, pair.accessToken, "access", now + 1)).appid, "app");
+  await assert.rejects(
+    verifyAppToken(key, pair.accessToken, "refresh", now),
+    (e: { code?: string }) => e.code === "TOKEN_INVALID",
+  );
+  await assert.rejects(
+    verifyAppToken(key, pair.accessToken, "access", now + 24 * 3600_000 + 1_000),
+    (e: { code?: string }) => e.code === "TOKEN_EXPIRED",
+  );
+});
