@@ -10,6 +10,7 @@ import {
   ContractFunctionRevertedError,
   createPublicClient,
   http,
+  InsufficientFundsError,
   type PublicClient,
   type ReadContractParameters,
   type ReadContractReturnType,
@@ -116,6 +117,15 @@ function chainFailure(err: unknown, action: string): unknown {
   if (!(err instanceof BaseError)) return err;
   if (isUnreachable(err)) {
     return new DomainError("unavailable", "CHAIN_UNAVAILABLE", "blockchain node unreachable");
+  }
+  if (
+    err.walk((e) => e instanceof InsufficientFundsError) || /insufficient funds/i.test(err.message)
+  ) {
+    return new DomainError(
+      "invalid",
+      "INSUFFICIENT_FUNDS",
+      `${action} failed: the sending wallet lacks native currency (POL) to pay for gas`,
+    );
   }
   const reverted = err.walk((e) => e instanceof ContractFunctionRevertedError) as
     | ContractFunctionRevertedError

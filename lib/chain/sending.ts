@@ -2,7 +2,7 @@
  * Sending on the configured chain: which chain serves a network, EIP-1559 fees with the
  * configured cap, and signing + broadcasting under the wallet's Postgres send lock.
  */
-import { type Hex, keccak256, type TransactionSerializableEIP1559 } from "viem";
+import { formatEther, type Hex, keccak256, type TransactionSerializableEIP1559 } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { onChain, type PolygonChain } from "./polygon.ts";
@@ -78,6 +78,14 @@ export async function signAndBroadcast(
         () => chain.client.sendRawTransaction({ serializedTransaction: signed }),
       );
     } catch (err) {
+      if (err instanceof DomainError && err.code === "INSUFFICIENT_FUNDS") {
+        await hooks.unrecord?.(hash);
+        throw await fundsError(s, chain, {
+          from,
+          gas: fields.gas,
+          maxFeePerGas: fields.maxFeePerGas,
+        });
+      }
       // Unreachable node: the transaction may have arrived, so its record stays (the tracker
       // settles it, or fails it after TX_DROP_AFTER_MS). A refusal means it never will.
       if (err instanceof DomainError && err.code === "CHAIN_UNAVAILABLE" && hooks.record) {
@@ -93,4 +101,28 @@ export async function signAndBroadcast(
     }
     return { hash, nonce };
   });
+}
+
+/** The "no gas" error with the numbers: balance held and the most this transaction may cost. */
+async function fundsError(
+  s: Services,
+  chain: PolygonChain,
+  q: { from: Hex; gas?: bigint; maxFeePerGas?: bigint },
+): Promise<DomainError> {
+  const balance = await chain.client.getBalance({ address: q.from }).catch(() => null);
+  const need = q.gas !== undefined && q.maxFeePerGas !== undefined ? q.gas * q.maxFeePerGas : null;
+  s.log.warn("send refused: sender lacks gas", {
+    from: q.from,
+    balanceWei: balance?.toString() ?? "unknown",
+    needWei: need?.toString() ?? "unknown",
+  });
+  return new DomainError(
+    "invalid",
+    "INSUFFICIENT_FUNDS",
+    `wallet ${q.from} lacks native currency for gas: it holds ${
+      balance === null ? "an unknown amount of" : formatEther(balance)
+    } POL and this transaction may cost up to ${
+      need === null ? "?" : formatEther(need)
+    } POL; fund it first`,
+  );
 }

@@ -4,11 +4,12 @@
  * becomes a due row of the callback outbox (in `chain_txs`), delivered signed with retries and
  * backoff until it is answered 2xx or runs out of attempts.
  */
-import type { Hex } from "viem";
+import { type Hex, toEventSelector } from "viem";
 import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
 import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
 import { xplaOutcome } from "./xpla/tracking.ts";
+import { noticeDeployedSafes } from "./safe/wallets.ts";
 
 /** The callback body sent to a request's callbackUrl. */
 export interface TxCallback {
@@ -28,13 +29,20 @@ export type PendingRow = {
   updated_at: Date;
   from_address: string;
   contract: string;
+  safe_tx_hash: string | null;
+  exec_of: string | null;
 };
+
+const COLUMNS =
+  "request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract, safe_tx_hash, exec_of";
+
+// Safe 1.4.1: emitted by a wallet when execTransaction ran the transaction with this safeTxHash.
+const EXECUTION_SUCCESS = toEventSelector("ExecutionSuccess(bytes32,uint256)");
 
 /** Checks one request's transaction now (used right after sending). */
 export async function trackTransaction(s: Services, requestId: string) {
   const rows = await s.db.query<PendingRow>(
-    `select request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract
-       from chain_txs
+    `select ${COLUMNS} from chain_txs
       where request_id = $1 and status = 'PENDING' and tx_hash is not null`,
     [requestId],
   );
@@ -45,9 +53,7 @@ export async function trackTransaction(s: Services, requestId: string) {
  * The scheduled scan: the oldest 200 sent PENDING transactions of a chain, read from the partial
  * index chain_txs_pending_scan_idx (so its cost follows the pending rows, not the history).
  */
-export const PENDING_SCAN_SQL =
-  `select request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract
-     from chain_txs
+export const PENDING_SCAN_SQL = `select ${COLUMNS} from chain_txs
     where status = 'PENDING' and tx_hash is not null and chain_id = $1
     order by sent_at limit 200`;
 
@@ -65,7 +71,12 @@ export async function trackPendingTransactions(s: Services, nowMs = s.clock.now(
 
 async function settle(s: Services, rows: PendingRow[], nowMs: number) {
   if (rows.length === 0) return;
-  const decided: { request_id: string; status: "SUCCESS" | "FAILED" }[] = [];
+  const decided: {
+    request_id: string;
+    status: "SUCCESS" | "FAILED";
+    tx_hash: string;
+    exec_of: string | null;
+  }[] = [];
   const paused = new Set<string>();
   for (const row of rows) {
     if (paused.has(row.network)) continue;
@@ -86,17 +97,30 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
       paused.add(row.network);
       continue;
     }
-    if (status) decided.push({ request_id: row.request_id, status });
+    if (status) {
+      decided.push({
+        request_id: row.request_id,
+        status,
+        tx_hash: row.tx_hash,
+        exec_of: row.exec_of,
+      });
+    }
   }
   if (decided.length === 0) return;
   // One statement for the batch; only the instance that moves a row out of PENDING schedules
-  // its callback.
+  // its callback. A settled execTransaction settles the request it executed (exec_of) too; a
+  // reverted execution leaves the Safe nonce unused, so a later successful one may still follow.
   const moved = await s.db.query(
     `update chain_txs t set status = x.status, updated_at = $2,
+            tx_hash = x.tx_hash,
             callback_state = case when t.callback_url is null then 'none' else 'due' end,
             callback_next_at = $2
-       from jsonb_to_recordset($1::jsonb) as x(request_id text, status text)
-      where t.request_id = x.request_id and t.status = 'PENDING' returning t.request_id`,
+       from jsonb_to_recordset($1::jsonb) as x(request_id text, status text, tx_hash text,
+              exec_of text)
+      where (t.request_id = x.request_id and t.status = 'PENDING')
+         or (t.request_id = x.exec_of and (t.status in ('WAITING', 'PENDING')
+             or (t.status = 'FAILED' and x.status = 'SUCCESS')))
+      returning t.request_id`,
     [decided, new Date(nowMs)],
   );
   if (moved.length > 0) await deliverDueCallbacks(s, nowMs);
@@ -112,9 +136,17 @@ async function outcome(
   const hash = row.tx_hash as Hex;
   const receipt = await chain.client.getTransactionReceipt({ hash }).catch(nullUnlessUnreachable);
   if (receipt) {
-    // A registered hash must be the requested transaction: same sender and contract.
-    const matches = receipt.from.toLowerCase() === row.from_address.toLowerCase() &&
-      receipt.to?.toLowerCase() === row.contract.toLowerCase();
+    // A registered hash must be the requested transaction: same sender and contract; for a
+    // request sent by a multi-signature wallet, an execution of its Safe transaction by the wallet.
+    const matches = row.safe_tx_hash
+      ? receipt.to?.toLowerCase() === row.from_address.toLowerCase() &&
+        receipt.logs.some((log) =>
+          log.address.toLowerCase() === row.from_address.toLowerCase() &&
+          log.topics[0] === EXECUTION_SUCCESS &&
+          log.topics[1]?.toLowerCase() === row.safe_tx_hash!.toLowerCase()
+        )
+      : receipt.from.toLowerCase() === row.from_address.toLowerCase() &&
+        receipt.to?.toLowerCase() === row.contract.toLowerCase();
     return receipt.status === "success" && matches ? "SUCCESS" : "FAILED";
   }
   const since = (row.sent_at ?? row.updated_at).getTime();
@@ -202,5 +234,10 @@ export const chainTrackerJob = {
   async run(s: Services, nowMs: number) {
     await trackPendingTransactions(s, nowMs);
     await deliverDueCallbacks(s, nowMs);
+    await noticeDeployedSafes(s).catch((err) =>
+      s.log.warn("multisig tracking paused", {
+        err: describeChainError(err, [s.chain?.rpcUrl ?? ""]),
+      })
+    );
   },
 };

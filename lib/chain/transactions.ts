@@ -13,10 +13,12 @@ import {
 } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
-import { DbError } from "../db/port.ts";
+import { DbError, type Statement } from "../db/port.ts";
 import { onChain } from "./polygon.ts";
 import { currentFees, pendingNonce, requireChain, signAndBroadcast } from "./sending.ts";
 import { trackTransaction } from "./tracker.ts";
+import { findSafe } from "./safe/wallets.ts";
+import { createSafeTransaction } from "./safe/transactions.ts";
 
 /** Transaction types recorded (txType). */
 export type TxType =
@@ -25,7 +27,8 @@ export type TxType =
   | "UNLOCK"
   | "CONVERT_TO_TOKEN"
   | "CONVERT_TO_CURRENCY"
-  | "DEPLOY";
+  | "DEPLOY"
+  | "MULTISIG_TX";
 
 /** Who asks and how the answer should look. */
 export interface TxRequest {
@@ -69,10 +72,10 @@ export interface RawTxObject {
 /** The transaction-creation response `data`. */
 export type TxCreation =
   | { txhash: string; status: "PENDING"; requestId: string }
+  | { rawTx: RawTxObject | Record<string, unknown> | string; requestId: string; status: "WAITING" }
   | {
-    rawTx: RawTxObject | Record<string, unknown> | string;
-    /** Multisig senders: the hash each member signs. */
-    hashedTx?: string;
+    rawTx: Record<string, unknown> | string;
+    hashedTx: string;
     requestId: string;
     status: "WAITING";
   };
@@ -89,6 +92,15 @@ export async function createTransaction(
   // The request id goes on chain too (events, the pool's replay guard), so build after choosing it.
   const intent = await build(requestId);
   if (req.isSend && !(await s.kms.holds(req.gameIndex, intent.from))) {
+    if (
+      await findSafe(s, { chainId: chain.chainId, address: intent.from, gameIndex: req.gameIndex })
+    ) {
+      throw new DomainError(
+        "invalid",
+        "MULTISIG_SEND_UNSUPPORTED",
+        `${intent.from} is a multi-signature wallet: send isSend false, collect the owners' signatures over hashedTx and call POST /core/v1/multisig/tx`,
+      );
+    }
     throw new DomainError(
       "invalid",
       "KEY_NOT_HELD",
@@ -100,7 +112,12 @@ export async function createTransaction(
     functionName: intent.functionName,
     args: intent.args,
   });
-  const [gasEstimate, fees] = await Promise.all([
+  // Whether the sender is a recorded multi-signature wallet is asked alongside the estimate (which
+  // simulates the call from the sender either way), so the plain path waits for no extra query.
+  const [safe, estimated, fees] = await Promise.all([
+    req.isSend
+      ? null
+      : findSafe(s, { chainId: chain.chainId, address: intent.from, gameIndex: req.gameIndex }),
     onChain(intent.action, () =>
       chain.client.estimateContractGas({
         abi: intent.abi,
@@ -108,9 +125,36 @@ export async function createTransaction(
         functionName: intent.functionName,
         args: intent.args,
         account: intent.from,
-      })),
+      })).then((gas) => ({ gas }), (err: unknown) => ({ err })),
     currentFees(chain),
   ]);
+  if (safe) {
+    return await createSafeTransaction(s, chain, {
+      safe,
+      to: intent.to,
+      data,
+      action: intent.action,
+      encoded: req.encoded,
+      requestId,
+      simulated: "gas" in estimated,
+      record: (safeTxHash) =>
+        txRecordStatement({
+          requestId,
+          req,
+          chainId: chain.chainId,
+          type: intent.type,
+          status: "WAITING",
+          from: intent.from,
+          contract: intent.to,
+          hash: null,
+          nonce: null,
+          now: new Date(s.clock.now()),
+          safeTxHash,
+        }),
+    });
+  }
+  if ("err" in estimated) throw estimated.err;
+  const gasEstimate = estimated.gas;
   // Headroom: state may move between estimate and inclusion.
   const gas = gasEstimate + gasEstimate / 10n;
   const now = new Date(s.clock.now());
@@ -180,10 +224,10 @@ export async function assertNewRequestId(s: Services, requestId: string) {
   }
 }
 
-/** Records a transaction request (the list, the tracker and the callback outbox read it). */
-export async function insertRecord(s: Services, r: {
+/** The fields of one `chain_txs` record. */
+export interface TxRecordFields {
   requestId: string;
-  req: TxRequest;
+  req: Pick<TxRequest, "appid" | "gameIndex" | "network" | "playerId" | "params" | "callbackUrl">;
   chainId: number;
   type: TxType;
   status: string;
@@ -192,32 +236,64 @@ export async function insertRecord(s: Services, r: {
   hash: string | null;
   nonce: number | null;
   now: Date;
-}) {
-  try {
-    await s.db.query(
+  /** Set when the sender is a multi-signature wallet: the Safe transaction's hash. */
+  safeTxHash?: string;
+  /** Set on an execTransaction request: the request whose Safe transaction it executes. */
+  execOf?: string;
+}
+
+/** The statement that inserts a `chain_txs` record. */
+export function txRecordStatement(r: TxRecordFields): Statement {
+  return {
+    text:
       `insert into chain_txs (request_id, appid, game_index, network, chain_id, player_id, tx_type,
          status, from_address, contract, tx_hash, nonce, request_params, callback_url,
-         created_at, updated_at, sent_at)
+         created_at, updated_at, sent_at, safe_tx_hash, exec_of)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15, $15,
-         case when $11::text is null then null else $15::timestamptz end)`,
-      [
-        r.requestId,
-        r.req.appid,
-        r.req.gameIndex,
-        r.req.network,
-        r.chainId,
-        r.req.playerId,
-        r.type,
-        r.status,
-        r.from,
-        r.contract,
-        r.hash,
-        r.nonce,
-        r.req.params,
-        r.req.callbackUrl ?? null,
-        r.now,
-      ],
-    );
+         case when $11::text is null then null else $15::timestamptz end, $16, $17)`,
+    params: [
+      r.requestId,
+      r.req.appid,
+      r.req.gameIndex,
+      r.req.network,
+      r.chainId,
+      r.req.playerId,
+      r.type,
+      r.status,
+      r.from,
+      r.contract,
+      r.hash,
+      r.nonce,
+      r.req.params,
+      r.req.callbackUrl ?? null,
+      r.now,
+      r.safeTxHash ?? null,
+      r.execOf ?? null,
+    ],
+  };
+}
+
+/** Runs record statements as one batch; a reused request id answers DUPLICATE_REQUEST_ID. */
+export async function insertRecords(s: Services, requestId: string, statements: Statement[]) {
+  try {
+    await s.db.transaction(statements);
+  } catch (err) {
+    if (err instanceof DbError && err.uniqueViolation) {
+      throw new DomainError(
+        "conflict",
+        "DUPLICATE_REQUEST_ID",
+        `requestId ${requestId} was already used`,
+      );
+    }
+    throw err;
+  }
+}
+
+/** Records a transaction request (the list, the tracker and the callback outbox read it). */
+export async function insertRecord(s: Services, r: TxRecordFields) {
+  const { text, params } = txRecordStatement(r);
+  try {
+    await s.db.query(text, params);
   } catch (err) {
     if (err instanceof DbError && err.uniqueViolation) {
       throw new DomainError(

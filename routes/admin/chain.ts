@@ -69,10 +69,22 @@ const postDeploy = createRoute({
       initialSupply: z.string().regex(/^\d{1,78}$/).optional(),
       token: z.string().optional(),
       symbolUri: z.string().max(2048).optional(),
+      nftContract: z.string().optional(),
+      initialTokens: z.string().regex(/^\d{1,78}$/).optional(),
     })),
   },
   responses: {
-    201: jsonResponse(z.object({ address: z.string(), txHash: z.string() }), "deployed"),
+    201: jsonResponse(
+      z.object({
+        address: z.string(),
+        txHash: z.string(),
+        calls: z.array(z.object({ call: z.string(), from: z.string(), txHash: z.string() })),
+        missingCalls: z.array(
+          z.object({ contract: z.string(), call: z.string(), reason: z.string() }),
+        ),
+      }),
+      "deployed; a lock trusted by nftContract, a pool trusted by and funded from its token",
+    ),
   },
 });
 
@@ -93,7 +105,10 @@ export function registerChainAdmin(app: OpenAPIHono<AppEnv>) {
     return c.json(contract, 201) as JsonResponse;
   });
   app.openapi(postDeploy, async (c) => {
-    const { address, txHash } = await deployContract(c.var.services, c.req.valid("json"));
-    return c.json({ address, txHash }, 201) as JsonResponse;
+    const { address, txHash, calls, missingCalls } = await deployContract(
+      c.var.services,
+      c.req.valid("json"),
+    );
+    return c.json({ address, txHash, calls, missingCalls }, 201) as JsonResponse;
   });
 }

@@ -10,6 +10,9 @@ import { registerChainAdmin } from "./chain.ts";
 import { registerPushAdmin } from "./push.ts";
 import { registerOtpAdmin } from "./otp.ts";
 import { registerItemsAdmin } from "./items.ts";
+import { registerWalletAdmin } from "./wallets.ts";
+import { registerMultisigAdmin } from "./multisig.ts";
+import { registerContractActions } from "./contract_actions.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
@@ -21,5 +24,8 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   registerPushAdmin(app);
   registerOtpAdmin(app);
   registerItemsAdmin(app);
+  registerWalletAdmin(app);
+  registerMultisigAdmin(app);
+  registerContractActions(app);
   return app;
 }

@@ -1,59 +1,119 @@
 /**
- * POST /core/v1/multisig and POST /core/v1/multisig/tx[/{address}]: on xpla, multi-signature
- * wallets and transactions (multisig_xpla.ts); on polygon not implemented yet. The routes exist
- * so authenticated callers get an explicit 501 with a catalog code instead of a 404 that looks
- * like a wrong path.
+ * POST /core/v1/multisig (create a multi-signature wallet) and POST /core/v1/multisig/tx[/{address}]
+ * (assemble the execution of a prepared Safe transaction from the owners' signatures). On xpla:
+ * a legacy amino multisig and its signed transaction bytes (multisig_xpla.ts).
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { AppEnv } from "../env.ts";
-import { jsonResponse } from "../env.ts";
+import { jsonBody } from "../env.ts";
+import { renderChainOk } from "./envelope.ts";
+import { chainOkResponse } from "./schemas.ts";
+import { address } from "./tx_fields.ts";
 import { DomainError } from "../../lib/errors.ts";
-import { assembleXplaMultisigRoute, createXplaMultisigRoute } from "./multisig_xpla.ts";
+import { createMultisig, MAX_SIGNERS } from "../../lib/chain/safe/wallets.ts";
+import { createMultisigExecution } from "../../lib/chain/safe/transactions.ts";
+import { assembleOnXpla, createOnXpla } from "./multisig_xpla.ts";
 
-const notImplemented = jsonResponse(
-  z.object({ code: z.number(), message: z.string() }),
-  "multi-signature wallets are not implemented yet (code 1009)",
+const createRouteDef = createRoute({
+  method: "post",
+  path: "/core/v1/multisig",
+  tags: ["blockchain"],
+  summary:
+    "Create a multi-signature wallet (polygon: Safe 1.4.1, `from` signs and sends rawTx; xpla: legacy amino multisig, address only)",
+  request: {
+    body: jsonBody(z.object({
+      from: address,
+      signers: z.array(address).min(1).max(MAX_SIGNERS),
+      threshold: z.number(),
+      /** Optional: the same body and saltNonce give the same wallet (idempotent creation). */
+      saltNonce: z.union([z.string().trim().min(1), z.number().int().nonnegative()])
+        .transform(String).optional(),
+    })),
+  },
+  responses: chainOkResponse(
+    z.object({ address: z.string(), rawTx: z.string(), saltNonce: z.string() }),
+    "the wallet's address (known before it is mined) and the unsigned creation transaction",
+  ),
+});
+
+const TxBody = z.object({
+  encoded: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]),
+  from: address,
+  to: address.optional(),
+  tx: z.union([z.string().trim().min(1), z.record(z.string(), z.unknown())]),
+  signatures: z.array(z.string().max(200)).min(1).max(MAX_SIGNERS),
+});
+
+const txResponses = chainOkResponse(
+  z.object({
+    rawTx: z.union([z.string(), z.record(z.string(), z.unknown())]),
+    requestId: z.string(),
+    reqeustId: z.string(),
+  }),
+  "the unsigned execTransaction transaction `from` signs and sends",
 );
 
-const routes = [
-  { path: "/core/v1/multisig", summary: "Create multi-signature wallet (not implemented: 501)" },
-  {
-    path: "/core/v1/multisig/tx",
-    summary: "Create multi-signature transaction (not implemented: 501)",
-  },
-  {
-    path: "/core/v1/multisig/tx/{address}",
-    summary: "Create multi-signature transaction for a wallet (not implemented: 501)",
-    params: z.object({ address: z.string() }),
-  },
-].map((r) =>
-  createRoute({
-    method: "post",
-    path: r.path,
-    tags: ["blockchain"],
-    summary: r.summary,
-    request: r.params ? { params: r.params } : {},
-    responses: { 501: notImplemented },
-  })
-);
+const txRoute = createRoute({
+  method: "post",
+  path: "/core/v1/multisig/tx",
+  tags: ["blockchain"],
+  summary: "Create a multi-signature transaction (the wallet is `to`)",
+  request: { body: jsonBody(TxBody) },
+  responses: txResponses,
+});
 
-function refuse(): never {
-  throw new DomainError(
-    "unavailable",
-    "MULTISIG_NOT_IMPLEMENTED",
-    "multi-signature wallets are not implemented yet on polygon",
-  );
-}
+const txWalletRoute = createRoute({
+  method: "post",
+  path: "/core/v1/multisig/tx/{address}",
+  tags: ["blockchain"],
+  summary: "Create a multi-signature transaction for the wallet in the path",
+  request: { params: z.object({ address: z.string().min(1) }), body: jsonBody(TxBody) },
+  responses: txResponses,
+});
 
-/** Registers the three multi-signature routes (polygon answers 501 after authentication). */
+/** Registers the three multi-signature routes. */
 export function registerMultisig(app: OpenAPIHono<AppEnv>) {
-  const [create, tx, txAt] = routes;
-  // --- xpla branch (multisig_xpla.ts); other networks refuse ---
-  app.openapi(create, (c) => c.var.network === "xpla" ? createXplaMultisigRoute(c) : refuse());
-  app.openapi(tx, (c) => c.var.network === "xpla" ? assembleXplaMultisigRoute(c) : refuse());
+  app.openapi(createRouteDef, async (c) => {
+    const body = c.req.valid("json");
+    if (c.var.network === "xpla") return await createOnXpla(c, body);
+    const created = await createMultisig(c.var.services, {
+      network: c.var.network,
+      gameIndex: c.var.app.gameIndex,
+      ...body,
+    });
+    return renderChainOk(c, created);
+  });
+  const execute = async (c: Context<AppEnv>, body: z.infer<typeof TxBody>, path?: string) => {
+    if (path && body.to && path.toLowerCase() !== body.to.toLowerCase()) {
+      throw new DomainError(
+        "invalid",
+        "VALIDATION_FAILED",
+        `to ${body.to} and the wallet address in the path ${path} differ`,
+      );
+    }
+    const wallet = path ?? body.to;
+    if (!wallet) {
+      throw new DomainError("invalid", "VALIDATION_FAILED", "to (the wallet address) is required");
+    }
+    if (c.var.network === "xpla") {
+      return await assembleOnXpla(c, { ...body, wallet, signatures: [...body.signatures] });
+    }
+    const result = await createMultisigExecution(c.var.services, {
+      appid: c.var.app.appid,
+      gameIndex: c.var.app.gameIndex,
+      network: c.var.network,
+      encoded: body.encoded,
+      from: body.from,
+      wallet,
+      tx: body.tx,
+      signatures: body.signatures,
+    });
+    return renderChainOk(c, result);
+  };
+  app.openapi(txRoute, (c) => execute(c, c.req.valid("json")));
   app.openapi(
-    txAt,
-    (c) =>
-      c.var.network === "xpla" ? assembleXplaMultisigRoute(c, c.req.param("address")) : refuse(),
+    txWalletRoute,
+    (c) => execute(c, c.req.valid("json"), c.req.valid("param").address),
   );
 }

@@ -36,7 +36,7 @@ export const txCreationResponse = chainOkResponse(
     hashedTx: z.string().optional(),
     requestId: z.string(),
   }),
-  "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false)",
+  "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false; with hashedTx when the sender is a multi-signature wallet)",
 );
 
 /** Builds the TxRequest of a validated body; the callback target is checked up front. */

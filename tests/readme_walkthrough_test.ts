@@ -1,0 +1,90 @@
+/**
+ * Runs README's blockchain walk-through (the sh block after `<!-- walkthrough -->`) as written in
+ * bash: anvil, the server on embedded defaults in a fresh data directory, and every step through
+ * the API. Only the ports (free ones instead of 8545/8787) and the Deno launcher (this same Deno
+ * instead of `npx deno@2.9.6`) are replaced. Embedded tier only: the walk-through starts its own
+ * server, so the real tier's database settings do not apply to it.
+ */
+import assert from "node:assert/strict";
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** The walk-through block of README.md. */
+export function walkthroughScript(readme: string): string {
+  const start = readme.indexOf("<!-- walkthrough -->");
+  assert.ok(start >= 0, "README has no walk-through marker");
+  const open = readme.indexOf("```sh\n", start);
+  const close = readme.indexOf("\n```", open + 6);
+  return readme.slice(open + 6, close + 1);
+}
+
+Deno.test({
+  name: "README walk-through runs as written: Safe mint, lock, unlock and both converts succeed",
+  ignore: Boolean(Deno.env.get("DATABASE_URL")),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const root = new URL("../", import.meta.url).pathname;
+    const readme = await Deno.readTextFile(`${root}README.md`);
+    const script = walkthroughScript(readme)
+      .replaceAll("8545", String(freePort()))
+      .replaceAll("8787", String(freePort()))
+      .replaceAll("npx deno@2.9.6", Deno.execPath());
+    const dataDir = await Deno.makeTempDir({ prefix: "walkthrough-" });
+    const file = `${dataDir}/walkthrough.sh`;
+    await Deno.writeTextFile(file, script);
+    const env: Record<string, string> = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? dataDir,
+      DATA_DIR: `${dataDir}/data`,
+      NO_COLOR: "1",
+      RUST_BACKTRACE: "0",
+    };
+    // Its own session, so anvil and the server (background jobs) are stopped with the group; the
+    // output goes to files, which those jobs keep open after the script itself has ended.
+    const outFile = `${dataDir}/stdout.txt`;
+    const errFile = `${dataDir}/stderr.txt`;
+    const child = new Deno.Command("setsid", {
+      args: ["bash", "-c", `bash -eo pipefail "$0" > "$1" 2> "$2"`, file, outFile, errFile],
+      cwd: root,
+      clearEnv: true,
+      env,
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    const stopGroup = () =>
+      new Deno.Command("kill", { args: ["-9", "--", `-${child.pid}`], stderr: "null" })
+        .outputSync();
+    const timer = setTimeout(stopGroup, 300_000);
+    const { code } = await child.status;
+    clearTimeout(timer);
+    stopGroup();
+    const stdout = await Deno.readTextFile(outFile);
+    const stderr = await Deno.readTextFile(errFile);
+    let log = "";
+    try {
+      log = await Deno.readTextFile(`${env.DATA_DIR}.log`);
+    } catch { /* not started */ }
+    const context = `stdout:\n${stdout}\nstderr:\n${stderr.slice(-3000)}\nserver:\n${
+      log.slice(-3000)
+    }`;
+    assert.equal(code, 0, context);
+    const lines = stdout.trim().split("\n");
+    const statuses = lines.slice(-6).sort();
+    assert.deepEqual(statuses, [
+      "CONVERT_TO_CURRENCY SUCCESS",
+      "CONVERT_TO_TOKEN SUCCESS",
+      "LOCK SUCCESS",
+      "MINT SUCCESS",
+      "MULTISIG_TX SUCCESS",
+      "UNLOCK SUCCESS",
+    ], context);
+    assert.match(stdout, /"rawValue":"3000000000000000000"/, context);
+    await Deno.remove(dataDir, { recursive: true });
+  },
+});
