@@ -11,8 +11,10 @@ import {
 } from "@xpla/xpla.js";
 import { addressOfPublicKey, publicKeyOf, xplaToHex } from "../../../lib/chain/xpla/keys.ts";
 import { multisigAddress, sortedJson } from "../../../lib/chain/xpla/multisig_keys.ts";
+import { admin } from "../../harness.ts";
 import {
   broadcastBytes,
+  sendWithXplaJs,
   settleXpla,
   xplaContract,
   xplaNftTenant,
@@ -29,6 +31,34 @@ Deno.test("xpla keys: one key has the same 20 bytes as 0x… and xpla1…, as xp
     assert.equal(address, xplaJs.accAddress);
     assert.equal(xplaToHex(address), privateKeyToAccount(pk).address);
   }
+});
+
+Deno.test({
+  ...xplaTestOptions,
+  name: "admin wallet read: one held key shows its 0x… and xpla1… address and its xpla account",
+  async fn() {
+    const t = await xplaNftTenant("xpla wallet read");
+    const wallet = await xplaWallet(t.tenant.gameIndex, { kms: true, fund: 5n * 10n ** 18n });
+    const byHex = await admin("GET", `/admin/v1/wallets/${wallet.hex}`);
+    assert.equal(byHex.status, 200, JSON.stringify(byHex.body));
+    assert.equal(byHex.body.address, wallet.hex);
+    assert.equal(byHex.body.keyHeld, true);
+    assert.equal(byHex.body.xplaAddress, wallet.key.accAddress); // xpla.js derives the same
+    assert.deepEqual(byHex.body.xpla, {
+      chainId: t.lcd.chainId,
+      balance: "5",
+      balanceAxpla: "5000000000000000000",
+      accountNumber: String(t.lcd.accounts.get(wallet.address)!.accountNumber),
+      sequence: "0",
+      active: false,
+    });
+    await sendWithXplaJs(wallet, t.player.address, 1n);
+    const byBech32 = await admin("GET", `/admin/v1/wallets/${wallet.address}`);
+    assert.equal(byBech32.status, 200, JSON.stringify(byBech32.body));
+    assert.equal(byBech32.body.address, wallet.hex);
+    assert.equal(byBech32.body.xpla.sequence, "1");
+    assert.equal(byBech32.body.xpla.active, true);
+  },
 });
 
 Deno.test("xpla multisig address: the chain's legacy amino derivation, fixed vector and xpla.js", () => {
