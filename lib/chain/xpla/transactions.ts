@@ -153,6 +153,14 @@ export async function createXplaTransaction(
   if (req.requestId) await assertNewRequestId(s, req.requestId);
   const intent = await build(requestId);
   const keyAddress = xplaToHex(intent.from);
+  const multisig = await findXplaMultisig(s.db, req.gameIndex, intent.from);
+  if (req.isSend && multisig) {
+    throw new DomainError(
+      "invalid",
+      "MULTISIG_SEND_UNSUPPORTED",
+      `from ${intent.from} is a multi-signature wallet: send isSend false, collect the members' signatures and assemble with /core/v1/multisig/tx`,
+    );
+  }
   if (req.isSend && !(await s.kms.holds(req.gameIndex, keyAddress))) {
     throw new DomainError(
       "invalid",
@@ -222,7 +230,6 @@ export async function createXplaTransaction(
     s.defer(trackTransaction(s, requestId));
     return { txhash: hash, status: "PENDING", requestId };
   }
-  const multisig = await findXplaMultisig(s.db, req.gameIndex, intent.from);
   if (multisig) {
     return await waitingMultisig(s, chain, { req, requestId, intent, multisig, record });
   }

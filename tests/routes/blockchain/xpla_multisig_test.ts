@@ -135,6 +135,16 @@ Deno.test({
     });
     assert.equal(mint.status, 200, JSON.stringify(mint.body));
     const { rawTx, hashedTx, requestId } = mint.body.data;
+    const sendRefused = await t.call("POST", `/service/v1/nft/${nft}/mint`, {
+      playerId: "3",
+      from: wallet,
+      to: t.player.address,
+      isSend: true,
+      encoded: false,
+      callbackUrl: "http://127.0.0.1:9/cb",
+      mintMsg: [{ tokenId: "m9", royaltyPercentage: 0, metadata: { name: "m", image: "i" } }],
+    });
+    assert.equal(sendRefused.body.code, 2109);
     assert.equal(rawTx.memo, requestId);
     assert.equal(rawTx.msgs[0].type, "wasm/MsgExecuteContract");
     const signBytes = new TextEncoder().encode(sortedJson(rawTx));
