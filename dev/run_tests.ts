@@ -4,6 +4,7 @@
  *   deno run -A dev/run_tests.ts embedded [paths...]   PGlite + in-memory KV
  *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
  *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test
+ *   deno run -A dev/run_tests.ts browser [paths...]    the console in Debian's Chromium (playwright-core)
  *
  * The real and workers tiers create a fresh PostgreSQL database per run and drop it afterwards.
  */
@@ -198,7 +199,7 @@ async function main() {
     const fakes = await startPushFakes();
     try {
       result = await runCounted(
-        denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers"]),
+        denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers", "tests/browser"]),
         pushFakesEnv(fakes),
       );
     } finally {
@@ -209,7 +210,7 @@ async function main() {
     const fakes = await startPushFakes();
     try {
       result = await runCounted(
-        denoTest(paths, paths.length ? [] : ["tests/workers"]),
+        denoTest(paths, paths.length ? [] : ["tests/workers", "tests/browser"]),
         { ...servers.env, ...pushFakesEnv(fakes) },
       );
     } finally {
@@ -218,8 +219,19 @@ async function main() {
     }
   } else if (tier === "workers") {
     result = await workersTier();
+  } else if (tier === "browser") {
+    // Embedded services; screenshots land in CONSOLE_SCREENSHOTS (test-artifacts/console).
+    const fakes = await startPushFakes();
+    try {
+      result = await runCounted(
+        denoTest(paths.length ? paths : ["tests/browser/"], []),
+        pushFakesEnv(fakes),
+      );
+    } finally {
+      await fakes.close();
+    }
   } else {
-    console.error("usage: run_tests.ts embedded|real|workers [paths...]");
+    console.error("usage: run_tests.ts embedded|real|workers|browser [paths...]");
     Deno.exit(2);
   }
   console.log(`${tier}: ${result.passed} passed, ${result.failed} failed`);

@@ -81,3 +81,24 @@ export async function findApp(
   );
   return row ? { appid: row.appid, gameIndex: row.game_index } : null;
 }
+
+/** Issues a new client secret for an app of the game (shown once); the old one stops working. */
+export async function rotateClientSecret(
+  db: Sql,
+  key: { gameIndex: number; appid: string },
+): Promise<{ appid: string; gameIndex: number; clientId: string; clientSecret: string }> {
+  const clientSecret = randomToken(32);
+  const [row] = await db.query<{ client_id: string }>(
+    `update apps set client_secret_hash = $3 where appid = $1 and game_index = $2
+     returning client_id`,
+    [key.appid, key.gameIndex, await sha256Hex(clientSecret)],
+  );
+  if (!row) {
+    throw new DomainError(
+      "not_found",
+      "APP_NOT_FOUND",
+      `appid ${key.appid} is not an app of game ${key.gameIndex}`,
+    );
+  }
+  return { appid: key.appid, gameIndex: key.gameIndex, clientId: row.client_id, clientSecret };
+}

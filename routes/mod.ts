@@ -24,6 +24,8 @@ import { itemsRoutes } from "./items/mod.ts";
 import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
+import { consoleFamily } from "./console/envelope.tsx";
+import { consoleRoutes } from "./console/mod.ts";
 import { guardBodyReads } from "./body_read.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
@@ -35,6 +37,7 @@ export const families: Family[] = [
   itemsFamily,
   pushFamily,
   otpFamily,
+  consoleFamily,
   adminFamily,
 ];
 
@@ -99,6 +102,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.route("/", otpRoutes());
   app.route("/", itemsRoutes());
   app.route("/", promotionRoutes());
+  app.route("/", consoleRoutes(() => app));
   registerDocs(app);
   return app;
 }

@@ -129,13 +129,21 @@ async function loadKeyRow(db: Sql, token: string): Promise<KeyRow> {
   if (!ids) {
     throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
   }
+  const presented = await sha256Hex(token);
+  // One statement reads the key and notes its use (lastUsedAt of the admin API); the note is
+  // written at most once a minute per key, and only for the key's own token.
   const [row] = await db.query<
     { game_index: number; scopes: ApiScope[]; key_hash: string; revoked: boolean }
   >(
-    "select game_index, scopes, key_hash, revoked_at is not null as revoked from api_keys where key_id = $1",
-    [ids.keyId],
+    `with used as (
+       update api_keys set last_used_at = now()
+        where key_id = $1 and key_hash = $2 and revoked_at is null
+          and (last_used_at is null or last_used_at < now() - interval '1 minute')
+        returning 1)
+     select game_index, scopes, key_hash, revoked_at is not null as revoked
+       from api_keys where key_id = $1`,
+    [ids.keyId, presented],
   );
-  const presented = await sha256Hex(token);
   if (!row || !equalFixed(presented, row.key_hash)) {
     throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
   }

@@ -14,6 +14,8 @@ import { storableOrNull } from "../db/storable_text.ts";
 export const PROBE_INTERVAL_MS = 5 * 60_000;
 /** Probes per round. */
 export const PROBES_PER_ROUND = 2;
+/** Days of probe results kept per endpoint (the console's health history). */
+export const PROBE_HISTORY_DAYS = 7;
 
 /** The result of one probe round. */
 export interface ProbeResult {
@@ -72,11 +74,22 @@ export async function probeDueEndpoints(
     ),
   );
   if (results.length > 0) {
+    // The state and its history are written by one statement; history older than
+    // PROBE_HISTORY_DAYS is dropped for the probed games on the way.
     await services.db.query(
-      `update item_endpoints e set healthy = x.healthy, last_probe_error = x.error,
+      `with x as (
+         select * from jsonb_to_recordset($1::jsonb)
+           as x(game_index int, healthy boolean, error text)),
+       h as (
+         insert into item_endpoint_probes (game_index, healthy, error, probed_at)
+         select game_index, healthy, error, $2 from x),
+       old as (
+         delete from item_endpoint_probes
+          where game_index in (select game_index from x)
+            and probed_at < $2::timestamptz - make_interval(days => ${PROBE_HISTORY_DAYS}))
+       update item_endpoints e set healthy = x.healthy, last_probe_error = x.error,
          last_probe_at = $2
-         from jsonb_to_recordset($1::jsonb) as x(game_index int, healthy boolean, error text)
-        where e.game_index = x.game_index`,
+         from x where e.game_index = x.game_index`,
       [
         results.map((r) => ({
           game_index: r.gameIndex,
@@ -88,4 +101,18 @@ export async function probeDueEndpoints(
     );
   }
   return results;
+}
+
+/** Probes one game's endpoint now (the console's "probe now"); null when it has none. */
+export async function probeEndpointNow(
+  services: Services,
+  gameIndex: number,
+): Promise<ProbeResult | null> {
+  const rows = await services.db.query(
+    "update item_endpoints set probe_due_at = $2 where game_index = $1 returning 1",
+    [gameIndex, new Date(services.clock.now())],
+  );
+  if (rows.length === 0) return null;
+  const [result] = await probeDueEndpoints(services, { gameIndex });
+  return result ?? null;
 }

@@ -55,3 +55,23 @@ export async function findChatKey(services: Services, gameKey: string): Promise<
     projectKey: row.project_key,
   };
 }
+
+/** Issues a new AES secret for a game key of the game (shown once); the old one stops working. */
+export async function rotateChatKeySecret(
+  services: Services,
+  key: { gameIndex: number; gameKey: string },
+): Promise<{ gameKey: string; secretKey: string }> {
+  const secretKey = randomAlnum(32);
+  const rows = await services.db.query(
+    "update chat_keys set secret_sealed = $3 where game_key = $1 and game_index = $2 returning 1",
+    [key.gameKey, key.gameIndex, await sealSecret(services, key.gameKey, secretKey)],
+  );
+  if (rows.length === 0) {
+    throw new DomainError(
+      "not_found",
+      "CHAT_KEY_NOT_FOUND",
+      `game key ${key.gameKey} is not a key of game ${key.gameIndex}`,
+    );
+  }
+  return { gameKey: key.gameKey, secretKey };
+}

@@ -4,6 +4,7 @@
  */
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
+import { requireGame } from "../tenancy.ts";
 import { compileDetector, type Detector } from "../abuse/detector.ts";
 import { resolveLanguage } from "../abuse/languages.ts";
 import {
@@ -23,6 +24,8 @@ export const MAX_WORD_LENGTH = 100;
 /** Settings for a new project. */
 export interface ProjectInput {
   name: string;
+  /** The game the project belongs to (the console lists a game's projects). */
+  gameIndex?: number;
   forbiddenWords?: string[];
   allowWords?: string[];
   /** Apply the built-in lexicons of the supported languages (default true). */
@@ -56,13 +59,14 @@ export async function createProject(
   services: Services,
   input: ProjectInput,
 ): Promise<{ projectKey: string; secretKey: string }> {
+  if (input.gameIndex !== undefined) await requireGame(services.db, input.gameIndex);
   const projectKey = randomAlnum(20);
   const secretKey = randomAlnum(32);
   await services.db.query(
     `insert into tads_projects
        (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char,
-        builtin_lexicon, builtin_languages)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb)`,
+        builtin_lexicon, builtin_languages, game_index)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb, $10)`,
     [
       projectKey,
       input.name,
@@ -73,6 +77,7 @@ export async function createProject(
       input.masking.char ?? "*",
       input.builtinLexicon ?? true,
       input.builtinLanguages ? canonicalLanguages(input.builtinLanguages) : null,
+      input.gameIndex ?? null,
     ],
   );
   return { projectKey, secretKey };
@@ -92,6 +97,7 @@ export async function updateProjectWords(
     builtinLexicon?: boolean;
     builtinLanguages?: string[] | null;
   },
+  options: { actor?: string; gameIndex?: number } = {},
 ): Promise<
   {
     projectKey: string;
@@ -104,6 +110,7 @@ export async function updateProjectWords(
 > {
   const forbidden = cleanWords(lists.forbiddenWords);
   const allow = cleanWords(lists.allowWords ?? []);
+  // With gameIndex, only a project of that game (its own or linked by a chat key) is changed.
   const rows = await services.db.query<
     {
       version: number;
@@ -114,12 +121,13 @@ export async function updateProjectWords(
       mask_char: string;
     }
   >(
-    `update tads_projects set forbidden_words = $2::jsonb,
+    `update tads_projects p set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
        builtin_lexicon = coalesce($5::boolean, builtin_lexicon),
        builtin_languages = case when $6 then $7::jsonb else builtin_languages end,
-       version = version + 1, updated_at = now()
-     where project_key = $1
+       version = version + 1, updated_at = now(), updated_by = $8
+     where project_key = $1 and ($9::int is null or p.game_index = $9 or exists (
+       select 1 from chat_keys k where k.project_key = p.project_key and k.game_index = $9))
      returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon,
        builtin_languages, allow_words, mask_char`,
     [
@@ -130,6 +138,8 @@ export async function updateProjectWords(
       lists.builtinLexicon ?? null,
       lists.builtinLanguages !== undefined,
       lists.builtinLanguages ? canonicalLanguages(lists.builtinLanguages) : null,
+      options.actor ?? "admin token",
+      options.gameIndex ?? null,
     ],
   );
   if (rows.length === 0) {
@@ -225,4 +235,27 @@ export async function loadProject(
     version: row.version,
     detector,
   };
+}
+
+/** Issues a new secret for a project of the game (shown once); the old one stops working. */
+export async function rotateProjectSecret(
+  services: Services,
+  key: { gameIndex: number; projectKey: string },
+): Promise<{ projectKey: string; secretKey: string }> {
+  const secretKey = randomAlnum(32);
+  const rows = await services.db.query(
+    `update tads_projects p set secret_sealed = $3
+      where project_key = $1 and (p.game_index = $2 or exists (
+        select 1 from chat_keys k where k.project_key = p.project_key and k.game_index = $2))
+      returning 1`,
+    [key.projectKey, key.gameIndex, await sealSecret(services, key.projectKey, secretKey)],
+  );
+  if (rows.length === 0) {
+    throw new DomainError(
+      "not_found",
+      "PROJECT_NOT_FOUND",
+      `project ${key.projectKey} is not a project of game ${key.gameIndex}`,
+    );
+  }
+  return { projectKey: key.projectKey, secretKey };
 }

@@ -24,7 +24,8 @@ const postWallet = createRoute({
   responses: { 201: jsonResponse(z.object({ address: z.string() }), "created") },
 });
 
-const contractRecord = z.object({
+/** A registered contract as the admin API answers it. */
+export const contractRecord = z.object({
   network: z.string(),
   address: z.string(),
   type: z.string(),

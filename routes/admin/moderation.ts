@@ -12,7 +12,7 @@ import {
 import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
 import { LANGUAGES, resolveLanguage } from "../../lib/abuse/languages.ts";
 import { requireGame } from "../../lib/tenancy.ts";
-import { GameIndexParam } from "./params.ts";
+import { gameIndexField, GameIndexParam } from "./params.ts";
 
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 const Languages = z.array(
@@ -47,6 +47,7 @@ const postProject = createRoute({
   request: {
     body: jsonBody(z.object({
       name: z.string().trim().min(1).max(200),
+      gameIndex: gameIndexField.optional(),
       forbiddenWords: Words.optional(),
       allowWords: Words.optional(),
       builtinLexicon: z.boolean().optional(),
@@ -65,7 +66,8 @@ const postProject = createRoute({
   },
 });
 
-const putWords = createRoute({
+/** Replacing a project's word lists (also mounted per game by the admin reads). */
+export const putWords = createRoute({
   method: "put",
   path: "/admin/v1/tads/projects/{projectKey}/words",
   tags: ["admin"],

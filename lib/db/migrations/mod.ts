@@ -11,6 +11,7 @@ import m0008 from "./0008_multisig.sql" with { type: "text" };
 import m0009 from "./0009_xpla_multisig.sql" with { type: "text" };
 import m0010 from "./0010_push_delivery.sql" with { type: "text" };
 import m0011 from "./0011_list_indexes.sql" with { type: "text" };
+import m0012 from "./0012_console.sql" with { type: "text" };
 import m0013 from "./0013_builtin_lexicon.sql" with { type: "text" };
 
 /** Every migration, oldest first. Add new files at the end; never edit an applied one. */
@@ -26,5 +27,6 @@ export const migrations: Migration[] = [
   { name: "0009_xpla_multisig", sql: m0009 },
   { name: "0010_push_delivery", sql: m0010 },
   { name: "0011_list_indexes", sql: m0011 },
+  { name: "0012_console", sql: m0012 },
   { name: "0013_builtin_lexicon", sql: m0013 },
 ];

@@ -1,0 +1,199 @@
+/** Admin reads of item delivery: endpoint health history, the delivery log, CPA campaigns. */
+import type { Sql } from "../db/port.ts";
+import { notFound } from "../errors.ts";
+import { requireGame } from "../tenancy.ts";
+import type { ItemRequestStatus } from "../items/register.ts";
+import {
+  afterCursor,
+  decodeCursor,
+  iso,
+  microsOf,
+  type Page,
+  pageOf,
+  type PageRequest,
+} from "./page.ts";
+
+/** One probe round's result. */
+export interface ProbeRecord {
+  healthy: boolean;
+  error: string | null;
+  probedAt: string;
+}
+
+/** The game's probe history, newest first. */
+export async function listProbes(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest,
+): Promise<Page<ProbeRecord>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<
+    { id: string; healthy: boolean; error: string | null; probed_at: Date }
+  >(
+    `select id, healthy, error, probed_at from item_endpoint_probes
+      where game_index = $1 and ($2::bigint is null or id < $2::bigint)
+      order by id desc limit $3`,
+    [gameIndex, after?.[0] ?? null, q.limit + 1],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, (r) => ({
+    healthy: r.healthy,
+    error: r.error,
+    probedAt: iso(r.probed_at)!,
+  }), (r) => [String(r.id), ""]);
+}
+
+/** One item request in the delivery log. */
+export interface DeliveryRecord {
+  transactionId: string;
+  gameIndex: number;
+  status: ItemRequestStatus;
+  source: string;
+  attempts: number;
+  lastCode: number | null;
+  lastMessage: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The record sent to the game server (player id, items, reason; no secret). */
+  record: Record<string, unknown>;
+}
+
+type DeliveryRow = {
+  transaction_id: string;
+  game_index: number;
+  status: ItemRequestStatus;
+  source: string;
+  attempts: number;
+  last_code: number | null;
+  last_message: string | null;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  body: string;
+  us: string;
+};
+
+function deliveryView(r: DeliveryRow): DeliveryRecord {
+  let record: Record<string, unknown> = {};
+  try {
+    record = JSON.parse(r.body);
+  } catch { /* the body is always JSON text; an unreadable one is shown empty */ }
+  const waiting = r.status === "REGISTERED" || r.status === "RETRYING";
+  return {
+    transactionId: r.transaction_id,
+    gameIndex: r.game_index,
+    status: r.status,
+    source: r.source,
+    attempts: r.attempts,
+    lastCode: r.last_code,
+    lastMessage: r.last_message,
+    nextAttemptAt: waiting ? iso(r.next_attempt_at) : null,
+    deliveredAt: iso(r.delivered_at),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+    record,
+  };
+}
+
+const DELIVERY_COLUMNS = `transaction_id, game_index, status, source, attempts, last_code,
+  last_message, next_attempt_at, delivered_at, created_at, updated_at, body`;
+
+/** The game's delivery log, newest first, filtered by status and/or transactionId. */
+export async function listDeliveries(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest & { status?: ItemRequestStatus; transactionId?: string },
+): Promise<Page<DeliveryRecord>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<DeliveryRow>(
+    `select ${DELIVERY_COLUMNS}, ${microsOf("created_at")} as us from item_requests
+      where game_index = $1 and ${afterCursor("created_at", "transaction_id", 2, 3)}
+        and ($5::text is null or status = $5) and ($6::text is null or transaction_id = $6)
+      order by created_at desc, transaction_id desc limit $4`,
+    [
+      gameIndex,
+      after?.[0] ?? null,
+      after?.[1] ?? null,
+      q.limit + 1,
+      q.status ?? null,
+      q.transactionId ?? null,
+    ],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, deliveryView, (r) => [r.us, r.transaction_id]);
+}
+
+/** One request of the game's delivery log, or not_found. */
+export async function getDelivery(
+  db: Sql,
+  gameIndex: number,
+  transactionId: string,
+): Promise<DeliveryRecord> {
+  await requireGame(db, gameIndex);
+  const [row] = await db.query<DeliveryRow>(
+    `select ${DELIVERY_COLUMNS}, '' as us from item_requests
+      where game_index = $1 and transaction_id = $2`,
+    [gameIndex, transactionId],
+  );
+  if (!row) {
+    throw notFound(`transactionId ${transactionId} not found`, "TRANSACTION_NOT_FOUND");
+  }
+  return deliveryView(row);
+}
+
+/** A CPA campaign as registered. */
+export interface CpaCampaignView {
+  appid: string;
+  cpaCode: string;
+  gameIndex: number;
+  subReason: string;
+  detail: unknown[];
+  rewarded: number;
+  createdAt: string;
+}
+
+/** The game's CPA campaigns, newest first, optionally of one app. */
+export async function listCpaCampaigns(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest & { appid?: string },
+): Promise<Page<CpaCampaignView>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<{
+    appid: string;
+    cpa_code: string;
+    game_index: number;
+    sub_reason: string;
+    detail: unknown[];
+    rewarded: string;
+    created_at: Date;
+    us: string;
+    k: string;
+  }>(
+    `select c.appid, c.cpa_code, c.game_index, c.sub_reason, c.detail, c.created_at,
+        (select count(*) from cpa_achievements a
+          where a.appid = c.appid and a.cpa_code = c.cpa_code) as rewarded,
+        ${microsOf("c.created_at")} as us, c.appid || chr(10) || c.cpa_code as k
+       from cpa_campaigns c
+      where c.game_index = $1 and ($5::text is null or c.appid = $5)
+        and ${afterCursor("c.created_at", "(c.appid || chr(10) || c.cpa_code)", 2, 3)}
+      order by c.created_at desc, (c.appid || chr(10) || c.cpa_code) desc limit $4`,
+    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1, q.appid ?? null],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, (r) => ({
+    appid: r.appid,
+    cpaCode: r.cpa_code,
+    gameIndex: r.game_index,
+    subReason: r.sub_reason,
+    detail: r.detail,
+    rewarded: Number(r.rewarded),
+    createdAt: iso(r.created_at)!,
+  }), (r) => [r.us, r.k]);
+}

@@ -1,0 +1,347 @@
+/** Admin reads of OTP topics and of push campaigns (tasks per zone), targetings and devices. */
+import type { Sql } from "../db/port.ts";
+import { notFound } from "../errors.ts";
+import { requireGame } from "../tenancy.ts";
+import { STATUS_NAME } from "../push/campaign_rules.ts";
+import type { PushTask } from "../push/schedule.ts";
+import {
+  afterCursor,
+  decodeCursor,
+  iso,
+  microsOf,
+  type Page,
+  pageOf,
+  type PageRequest,
+} from "./page.ts";
+
+/** An OTP topic as the admin API shows it. */
+export interface TopicView {
+  gameIndex: number;
+  topic: string;
+  serviceName: string;
+  mode: string;
+  callbackUrl: string | null;
+  expirySeconds: number;
+  timeZone: string;
+  codeLength: number;
+  updatedAt: string;
+}
+
+/** The game's OTP topics, newest first. */
+export async function listTopics(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest,
+): Promise<Page<TopicView>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<{
+    game_index: number;
+    topic: string;
+    service_name: string;
+    mode: string;
+    callback_url: string | null;
+    expiry_seconds: number;
+    time_zone: string;
+    code_length: number;
+    updated_at: Date;
+    us: string;
+  }>(
+    `select game_index, topic, service_name, mode, callback_url, expiry_seconds, time_zone,
+        code_length, updated_at, ${microsOf("created_at")} as us
+       from otp_topics where game_index = $1 and ${afterCursor("created_at", "topic", 2, 3)}
+      order by created_at desc, topic desc limit $4`,
+    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, (r) => ({
+    gameIndex: r.game_index,
+    topic: r.topic,
+    serviceName: r.service_name,
+    mode: r.mode,
+    callbackUrl: r.callback_url,
+    expirySeconds: r.expiry_seconds,
+    timeZone: r.time_zone,
+    codeLength: r.code_length,
+    updatedAt: iso(r.updated_at)!,
+  }), (r) => [r.us, r.topic]);
+}
+
+/** A push campaign in the list. */
+export interface CampaignSummary {
+  id: number;
+  uuid: string;
+  status: number;
+  statusName: string;
+  type: string;
+  targetingId: number | null;
+  countries: string[];
+  appids: string[];
+  description: string | null;
+  /** Unix seconds of the next pending sending, or null. */
+  nextSendAt: number | null;
+  slices: { pending: number; sent: number; cancelled: number; other: number };
+  delivered: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type CampaignRow = {
+  id: string;
+  uuid: string;
+  status: number;
+  type: string;
+  targeting_id: string | null;
+  countries: string[];
+  appids: string[];
+  campaign: Record<string, unknown>;
+  next_send: Date | null;
+  pending: string;
+  sent: string;
+  cancelled: string;
+  other: string;
+  delivered: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+function campaignSummary(r: CampaignRow): CampaignSummary {
+  return {
+    id: Number(r.id),
+    uuid: r.uuid,
+    status: r.status,
+    statusName: STATUS_NAME[r.status] ?? "unknown",
+    type: r.type,
+    targetingId: r.targeting_id === null ? null : Number(r.targeting_id),
+    countries: r.countries,
+    appids: r.appids,
+    description: typeof r.campaign.description === "string" ? r.campaign.description : null,
+    nextSendAt: r.next_send ? Math.floor(new Date(r.next_send).getTime() / 1000) : null,
+    slices: {
+      pending: Number(r.pending),
+      sent: Number(r.sent),
+      cancelled: Number(r.cancelled),
+      other: Number(r.other),
+    },
+    delivered: Number(r.delivered),
+    createdAt: iso(r.created_at)!,
+    updatedAt: iso(r.updated_at)!,
+  };
+}
+
+const CAMPAIGN_SELECT = `select c.id, c.uuid, c.status, c.type, c.targeting_id, c.countries,
+    c.appids, c.campaign, c.created_at, c.updated_at,
+    (select min(s.send_at) from push_slices s where s.campaign_id = c.id
+      and s.state = 'pending') as next_send,
+    (select count(*) from push_slices s where s.campaign_id = c.id and s.state = 'pending')
+      as pending,
+    (select count(*) from push_slices s where s.campaign_id = c.id and s.state = 'sent') as sent,
+    (select count(*) from push_slices s where s.campaign_id = c.id and s.state = 'cancelled')
+      as cancelled,
+    (select count(*) from push_slices s where s.campaign_id = c.id
+      and s.state not in ('pending', 'sent', 'cancelled')) as other,
+    (select coalesce(sum(s.delivered), 0) from push_slices s where s.campaign_id = c.id)
+      as delivered
+  from push_campaigns c`;
+
+/** The game's push campaigns, newest first, optionally with one status. */
+export async function listCampaigns(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest & { status?: number },
+): Promise<Page<CampaignSummary>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<CampaignRow>(
+    `${CAMPAIGN_SELECT}
+      where c.game_index = $1 and ($2::bigint is null or c.id < $2::bigint)
+        and ($4::int is null or c.status = $4)
+      order by c.id desc limit $3`,
+    [gameIndex, after?.[0] ?? null, q.limit + 1, q.status ?? null],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, campaignSummary, (r) => [String(r.id), ""]);
+}
+
+/** One sending of a campaign with the zones it reaches and how its slices went. */
+export interface CampaignTaskView extends Partial<Omit<PushTask, "zones" | "slices">> {
+  key: string;
+  /** Unix seconds of the first slice. */
+  sendAt: number;
+  zones: string[] | null;
+  slices: {
+    index: number;
+    sendAt: number;
+    state: string;
+    delivered: number;
+    sentAt: string | null;
+  }[];
+}
+
+/** A campaign with its stored request and its tasks per time zone. */
+export interface CampaignDetail extends CampaignSummary {
+  campaign: Record<string, unknown>;
+  tasks: CampaignTaskView[];
+}
+
+/** One campaign of the game with its tasks and slices, or not_found. */
+export async function getCampaign(
+  db: Sql,
+  gameIndex: number,
+  id: number,
+): Promise<CampaignDetail> {
+  await requireGame(db, gameIndex);
+  const [row] = await db.query<CampaignRow>(
+    `${CAMPAIGN_SELECT} where c.game_index = $1 and c.id = $2`,
+    [gameIndex, id],
+  );
+  if (!row) throw notFound(`campaign ${id} not found`, "CAMPAIGN_NOT_FOUND");
+  const slices = await db.query<{
+    task_key: string;
+    send_at: Date;
+    slice_index: number;
+    zones: string[] | null;
+    state: string;
+    delivered: number;
+    sent_at: Date | null;
+  }>(
+    `select task_key, send_at, slice_index, zones, state, delivered, sent_at from push_slices
+      where campaign_id = $1 order by send_at, task_key, slice_index limit 5000`,
+    [id],
+  );
+  const stored = (row.campaign.tasks ?? {}) as Record<string, PushTask>;
+  const tasks = new Map<string, CampaignTaskView>();
+  for (const s of slices) {
+    const sendAt = Math.floor(new Date(s.send_at).getTime() / 1000);
+    let task = tasks.get(s.task_key);
+    if (!task) {
+      const { zones, slices: _slices, ...schedule } = stored[s.task_key] ?? {};
+      // A task of a campaign that does not localize has no zone filter (zones null): it
+      // reaches every audience zone at once; the stored schedule still names them.
+      task = { ...schedule, key: s.task_key, sendAt, zones: s.zones ?? zones ?? null, slices: [] };
+      tasks.set(s.task_key, task);
+    }
+    task.slices.push({
+      index: s.slice_index,
+      sendAt,
+      state: s.state,
+      delivered: s.delivered,
+      sentAt: iso(s.sent_at),
+    });
+  }
+  const { tasks: _tasks, ...campaign } = row.campaign;
+  return { ...campaignSummary(row), campaign, tasks: [...tasks.values()] };
+}
+
+/** A targeting record with how many targets it holds. */
+export interface TargetingView {
+  id: number;
+  company: string;
+  companyIndex: number;
+  description: string;
+  registrant: { id: string; name?: string };
+  available: boolean;
+  targets: number;
+  createdAt: string;
+}
+
+/** The game's targeting records, newest first. */
+export async function listTargetings(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest,
+): Promise<Page<TargetingView>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<{
+    id: string;
+    company: string;
+    company_index: number;
+    description: string;
+    registrant: { id: string; name?: string };
+    available: boolean;
+    targets: string;
+    created_at: Date;
+  }>(
+    `select t.id, t.company, t.company_index, t.description, t.registrant, t.available,
+        t.created_at, (select count(*) from push_targets x where x.targeting_id = t.id) as targets
+       from push_targetings t
+      where t.game_index = $1 and ($2::bigint is null or t.id < $2::bigint)
+      order by t.id desc limit $3`,
+    [gameIndex, after?.[0] ?? null, q.limit + 1],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, (r) => ({
+    id: Number(r.id),
+    company: r.company,
+    companyIndex: r.company_index,
+    description: r.description,
+    registrant: r.registrant,
+    available: r.available,
+    targets: Number(r.targets),
+    createdAt: iso(r.created_at)!,
+  }), (r) => [String(r.id), ""]);
+}
+
+/** A device as the admin API shows it: the push token only as a short prefix. */
+export interface DeviceView {
+  id: number;
+  appid: string;
+  platform: string;
+  tokenPrefix: string;
+  playerId: string | null;
+  country: string;
+  zone: string;
+  language: string | null;
+  updatedAt: string;
+}
+
+/** The game's devices, most recently updated first, optionally of one app or country. */
+export async function listDevices(
+  db: Sql,
+  gameIndex: number,
+  q: PageRequest & { appid?: string; country?: string },
+): Promise<Page<DeviceView>> {
+  const after = decodeCursor(q.cursor);
+  const rows = await db.query<{
+    id: string;
+    appid: string;
+    platform: string;
+    prefix: string;
+    player_id: string | null;
+    country: string;
+    zone: string;
+    language: string | null;
+    updated_at: Date;
+    us: string;
+  }>(
+    `select id, appid, platform, left(token, 8) as prefix, player_id, country, zone, language,
+        updated_at, ${microsOf("updated_at")} as us
+       from push_devices
+      where game_index = $1 and ($5::text is null or appid = $5)
+        and ($6::text is null or country = $6)
+        and ${afterCursor("updated_at", "lpad(id::text, 20, '0')", 2, 3)}
+      order by updated_at desc, lpad(id::text, 20, '0') desc limit $4`,
+    [
+      gameIndex,
+      after?.[0] ?? null,
+      after?.[1] ?? null,
+      q.limit + 1,
+      q.appid ?? null,
+      q.country?.toUpperCase() ?? null,
+    ],
+  );
+  // An empty page may mean an unknown game: only then is the game looked up.
+  if (rows.length === 0) await requireGame(db, gameIndex);
+  return pageOf(rows, q.limit, (r) => ({
+    id: Number(r.id),
+    appid: r.appid,
+    platform: r.platform,
+    tokenPrefix: r.prefix,
+    playerId: r.player_id === null ? null : String(r.player_id),
+    country: r.country,
+    zone: r.zone,
+    language: r.language,
+    updatedAt: iso(r.updated_at)!,
+  }), (r) => [r.us, String(r.id).padStart(20, "0")]);
+}
