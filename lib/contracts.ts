@@ -40,6 +40,8 @@ export async function listContractsByOwner(db: Sql, q: {
   type?: string;
   page: number;
   limit: number;
+  /** Addresses the chain reports as created by the owner (xpla): listed whatever their owner field. */
+  createdOnChain?: string[];
 }): Promise<{ contracts: ContractRecord[]; meta: PageMeta }> {
   // One query: the page of matches plus the total, which still comes back (on a row of nulls)
   // when the page lies past the end.
@@ -57,14 +59,24 @@ export async function listContractsByOwner(db: Sql, q: {
        select c.network, c.owner, c.address, c.type, c.name, c.game_index, c.created_at,
               g.name as game_name
          from contracts c join games g on g.game_index = c.game_index
-        where c.network = $1 and c.game_index = $2 and lower(c.owner) = lower($3)
+        where c.network = $1 and c.game_index = $2
+          and (lower(c.owner) = lower($3)
+            or c.address in (select jsonb_array_elements_text($7::jsonb)))
           and ($4::text is null or c.type = $4))
      select (select count(*) from matching) as total, page.*
        from (select 1) as always
        left join (select * from matching order by created_at, address limit $5 offset $6) as page
          on true
       order by page.created_at, page.address`,
-    [q.network, q.gameIndex, q.owner, q.type ?? null, q.limit, (q.page - 1) * q.limit],
+    [
+      q.network,
+      q.gameIndex,
+      q.owner,
+      q.type ?? null,
+      q.limit,
+      (q.page - 1) * q.limit,
+      q.createdOnChain ?? [],
+    ],
   );
   const total = Number(rows[0]?.total ?? 0);
   const found = rows.filter((r) => r.network !== null);

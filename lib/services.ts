@@ -12,6 +12,7 @@ import { loadSigningKey, type SigningKey } from "./auth/keys.ts";
 import { sha256Hex } from "./crypto/hashing.ts";
 import { createPolygonChain, type PolygonChain } from "./chain/polygon.ts";
 import { createLocalKms, type Kms } from "./chain/kms.ts";
+import { createXplaChain, type XplaChain } from "./chain/xpla/lcd.ts";
 import { type ItemSocket, missingItemSocket } from "./items/socket.ts";
 import { createSidecarSocket } from "./items/sidecar_client.ts";
 import { createOtpProviders, type OtpProviders } from "./otp/delivery/mod.ts";
@@ -42,6 +43,8 @@ export interface Services {
   secrets: RuntimeSecrets;
   /** The Polygon chain client (absent when POLYGON_RPC_URL is unset); tests may replace it. */
   chain?: PolygonChain;
+  /** The XPLA chain client (absent when XPLA_LCD_URL is unset); tests may replace it. */
+  xpla?: XplaChain;
   /** Wallet key management (keys sealed under the KMS master key). */
   kms: Kms;
   /** TCP exchanges with game servers (the sidecar when SIDECAR_URL is set, else a direct dialer). */
@@ -71,6 +74,8 @@ export interface ServiceParts {
   fetch?: typeof fetch;
   /** Replaces the chain client built from POLYGON_RPC_URL. */
   chain?: PolygonChain;
+  /** Replaces the XPLA chain client built from XPLA_LCD_URL. */
+  xpla?: XplaChain;
   /** Replaces the database-backed KMS (e.g. a cloud KMS). */
   kms?: Kms;
   /** Resolves host names for the outbound guard where the runtime can (Deno). */
@@ -120,6 +125,16 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
         maxFeeGwei: parts.config.POLYGON_MAX_FEE_GWEI,
         timeoutMs: parts.config.POLYGON_RPC_TIMEOUT_MS,
         observer: { log, metrics },
+      })
+      : undefined),
+    xpla: parts.xpla ?? (parts.config.XPLA_LCD_URL
+      ? createXplaChain({
+        lcdUrl: parts.config.XPLA_LCD_URL,
+        chainId: parts.config.XPLA_CHAIN_ID,
+        gasPrice: parts.config.XPLA_GAS_PRICE,
+        gasAdjustment: parts.config.XPLA_GAS_ADJUSTMENT,
+        timeoutMs: parts.config.XPLA_LCD_TIMEOUT_MS,
+        fetch: parts.fetch,
       })
       : undefined),
     kms: parts.kms ?? createLocalKms(parts.db, parts.secrets.kmsMasterKey),

@@ -4,7 +4,8 @@
  * (e.g. AWS KMS secp256k1 keys) can implement without touching callers.
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { Hex, TransactionSerializableEIP1559 } from "viem";
+import { type Hex, hexToBytes, type TransactionSerializableEIP1559 } from "viem";
+import { secp256k1 } from "@noble/curves/secp256k1";
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { deriveSealKey, openText, sealText } from "../crypto/seal.ts";
@@ -21,6 +22,10 @@ export interface Kms {
     address: string,
     tx: TransactionSerializableEIP1559,
   ): Promise<Hex>;
+  /** Signs a 32-byte digest with the held key: 64 bytes r||s, low s (Cosmos ethsecp256k1). */
+  signDigest(gameIndex: number, address: string, digest: Uint8Array): Promise<Uint8Array>;
+  /** The compressed (33-byte) public key of a held key. */
+  publicKey(gameIndex: number, address: string): Promise<Uint8Array>;
 }
 
 const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
@@ -48,6 +53,17 @@ export function createLocalKms(db: Sql, masterKey: string): Kms {
     );
     return row?.key_ciphertext;
   }
+  async function heldKey(gameIndex: number, address: string): Promise<Hex> {
+    const blob = await sealed(gameIndex, address);
+    if (!blob) {
+      throw new DomainError(
+        "invalid",
+        "KEY_NOT_HELD",
+        `no signing key is held for ${address}; send isSend false and sign the rawTx yourself`,
+      );
+    }
+    return await openKey(masterKey, address, blob);
+  }
   return {
     async createWallet(gameIndex, privateKey) {
       if (privateKey !== undefined && !PRIVATE_KEY.test(privateKey)) {
@@ -69,16 +85,15 @@ export function createLocalKms(db: Sql, masterKey: string): Kms {
       return (await sealed(gameIndex, address)) !== undefined;
     },
     async signTransaction(gameIndex, address, tx) {
-      const blob = await sealed(gameIndex, address);
-      if (!blob) {
-        throw new DomainError(
-          "invalid",
-          "KEY_NOT_HELD",
-          `no signing key is held for ${address}; send isSend false and sign the rawTx yourself`,
-        );
-      }
-      const account = privateKeyToAccount(await openKey(masterKey, address, blob));
+      const account = privateKeyToAccount(await heldKey(gameIndex, address));
       return await account.signTransaction(tx);
+    },
+    async signDigest(gameIndex, address, digest) {
+      const key = hexToBytes(await heldKey(gameIndex, address));
+      return secp256k1.sign(digest, key, { lowS: true }).toCompactRawBytes();
+    },
+    async publicKey(gameIndex, address) {
+      return secp256k1.getPublicKey(hexToBytes(await heldKey(gameIndex, address)), true);
     },
   };
 }

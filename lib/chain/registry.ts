@@ -3,6 +3,7 @@ import { getAddress, type Hex, isAddress } from "viem";
 import type { Sql } from "../db/port.ts";
 import { DbError } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
+import { parseXplaAddress } from "./xpla/keys.ts";
 
 /** Contract types the API distinguishes. */
 export const CONTRACT_TYPES = ["nft", "token", "lock", "convert-pool"] as const;
@@ -12,6 +13,7 @@ export type ContractType = typeof CONTRACT_TYPES[number];
 /** A registered contract. */
 export interface KnownContract {
   network: string;
+  /** Checksummed `0x…` on polygon; on xpla the lowercase bech32 `xpla1…` address. */
   address: Hex;
   type: ContractType;
   name: string;
@@ -40,15 +42,21 @@ export function parseUint256(
   return BigInt(value);
 }
 
-/** Registers a contract for a game; the address is stored checksummed. */
+/** Parses an address field of a network (polygon `0x…`, xpla `xpla1…`). */
+export function parseNetworkAddress(network: string, value: string, field: string): Hex {
+  // XPLA addresses travel in the same string fields; the Hex type is nominal here.
+  return network === "xpla" ? parseXplaAddress(value, field) as Hex : parseAddress(value, field);
+}
+
+/** Registers a contract for a game; the address is stored checksummed (xpla: lowercase bech32). */
 export async function registerContract(
   db: Sql,
   c: Omit<KnownContract, "address"> & {
     address: string;
   },
 ): Promise<KnownContract> {
-  const address = parseAddress(c.address, "address");
-  const owner = parseAddress(c.owner, "owner");
+  const address = parseNetworkAddress(c.network, c.address, "address");
+  const owner = parseNetworkAddress(c.network, c.owner, "owner");
   try {
     await db.query(
       `insert into contracts (network, address, type, name, owner, game_index, symbol_uri)
@@ -75,7 +83,7 @@ export async function requireContract(
   want: { address: string; type: ContractType; field: string },
 ): Promise<KnownContract> {
   const q = { network: scope.network, gameIndex: scope.gameIndex, ...want };
-  const address = parseAddress(q.address, q.field);
+  const address = parseNetworkAddress(q.network, q.address, q.field);
   const [row] = await db.query<{
     network: string;
     address: string;
@@ -105,7 +113,7 @@ export async function requireContract(
   }
   return {
     network: row.network,
-    address: getAddress(row.address),
+    address: q.network === "xpla" ? row.address as Hex : getAddress(row.address),
     type: row.type,
     name: row.name,
     owner: row.owner,

@@ -9,6 +9,7 @@ import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
 import { webhookSigner } from "../webhooks.ts";
 import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
+import { xplaOutcome } from "./xpla/tracking.ts";
 import { noticeDeployedSafes } from "./safe/wallets.ts";
 
 /** The callback body sent to a request's callbackUrl. */
@@ -19,8 +20,10 @@ export interface TxCallback {
   txType: string;
 }
 
-type PendingRow = {
+/** A PENDING request as the tracker reads it. */
+export type PendingRow = {
   request_id: string;
+  network: string;
   tx_hash: string;
   chain_id: number;
   sent_at: Date | null;
@@ -32,7 +35,7 @@ type PendingRow = {
 };
 
 const COLUMNS =
-  "request_id, tx_hash, chain_id, sent_at, updated_at, from_address, contract, safe_tx_hash, exec_of";
+  "request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract, safe_tx_hash, exec_of";
 
 // Safe 1.4.1: emitted by a wallet when execTransaction ran the transaction with this safeTxHash.
 const EXECUTION_SUCCESS = toEventSelector("ExecutionSuccess(bytes32,uint256)");
@@ -55,32 +58,45 @@ export const PENDING_SCAN_SQL = `select ${COLUMNS} from chain_txs
     where status = 'PENDING' and tx_hash is not null and chain_id = $1
     order by sent_at limit 200`;
 
-/** Checks every PENDING transaction of the configured chain (scheduled). */
+/** Checks every PENDING transaction of the configured chains (scheduled). */
 export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
-  if (!s.chain) return;
-  const rows = await s.db.query<PendingRow>(PENDING_SCAN_SQL, [s.chain.chainId]);
-  await settle(s, rows, nowMs);
+  const scans = [
+    s.chain ? { network: "polygon", chainId: s.chain.chainId } : null,
+    s.xpla ? { network: "xpla", chainId: s.xpla.lockId } : null,
+  ].filter((x) => x !== null);
+  for (const scan of scans) {
+    const rows = await s.db.query<PendingRow>(PENDING_SCAN_SQL, [scan.chainId]);
+    await settle(s, rows.filter((r) => r.network === scan.network), nowMs);
+  }
 }
 
 async function settle(s: Services, rows: PendingRow[], nowMs: number) {
-  const chain = s.chain;
-  if (!chain || rows.length === 0) return;
+  if (rows.length === 0) return;
   const decided: {
     request_id: string;
     status: "SUCCESS" | "FAILED";
     tx_hash: string;
     exec_of: string | null;
   }[] = [];
+  const paused = new Set<string>();
   for (const row of rows) {
-    if (row.chain_id !== chain.chainId) continue;
+    if (paused.has(row.network)) continue;
     let status: "SUCCESS" | "FAILED" | null;
     try {
-      status = await outcome(s, chain, row, nowMs);
+      if (row.network === "xpla") {
+        if (!s.xpla || row.chain_id !== s.xpla.lockId) continue;
+        status = await xplaOutcome(s, s.xpla, row, nowMs);
+      } else {
+        if (!s.chain || row.chain_id !== s.chain.chainId) continue;
+        status = await outcome(s, s.chain, row, nowMs);
+      }
     } catch (err) {
       s.log.warn("transaction tracking paused: chain unreachable", {
-        err: describeChainError(err, [chain.rpcUrl]),
+        network: row.network,
+        err: describeChainError(err, s.chain ? [s.chain.rpcUrl] : []),
       });
-      break;
+      paused.add(row.network);
+      continue;
     }
     if (status) {
       decided.push({

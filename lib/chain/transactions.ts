@@ -72,7 +72,7 @@ export interface RawTxObject {
 /** The transaction-creation response `data`. */
 export type TxCreation =
   | { txhash: string; status: "PENDING"; requestId: string }
-  | { rawTx: RawTxObject | string; requestId: string; status: "WAITING" }
+  | { rawTx: RawTxObject | Record<string, unknown> | string; requestId: string; status: "WAITING" }
   | {
     rawTx: Record<string, unknown> | string;
     hashedTx: string;
@@ -212,7 +212,8 @@ export async function createTransaction(
   return { rawTx, requestId, status: "WAITING" };
 }
 
-async function assertNewRequestId(s: Services, requestId: string) {
+/** Refuses a caller-chosen request id that was used before. */
+export async function assertNewRequestId(s: Services, requestId: string) {
   const rows = await s.db.query("select 1 from chain_txs where request_id = $1", [requestId]);
   if (rows.length > 0) {
     throw new DomainError(
@@ -288,7 +289,8 @@ export async function insertRecords(s: Services, requestId: string, statements: 
   }
 }
 
-async function insertRecord(s: Services, r: TxRecordFields) {
+/** Records a transaction request (the list, the tracker and the callback outbox read it). */
+export async function insertRecord(s: Services, r: TxRecordFields) {
   const { text, params } = txRecordStatement(r);
   try {
     await s.db.query(text, params);

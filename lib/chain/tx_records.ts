@@ -19,7 +19,8 @@ export interface TxRecord {
   updatedAt: string;
 }
 
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+// Polygon hashes are 0x + 64 hex; XPLA (Cosmos) hashes are 64 hex, shown uppercase.
+const TX_HASH = /^(?:0x)?[0-9a-fA-F]{64}$/;
 
 /** Attaches a hash to a WAITING (or re-sent PENDING) request of the app; it becomes PENDING. */
 export async function registerTxHash(db: Sql, q: {
@@ -29,17 +30,26 @@ export async function registerTxHash(db: Sql, q: {
   now: Date;
 }) {
   if (!TX_HASH.test(q.txHash)) {
-    throw new DomainError("invalid", "VALIDATION_FAILED", "txHash must be 0x + 64 hex digits");
+    throw new DomainError(
+      "invalid",
+      "VALIDATION_FAILED",
+      "txHash must be 64 hex digits (0x-prefixed on polygon)",
+    );
   }
-  const hash = q.txHash.toLowerCase();
+  const digits = q.txHash.replace(/^0x/, "");
   let rows: { request_id: string }[];
   try {
+    // The stored form is the network's own: 0x + lowercase on polygon, uppercase on xpla.
     rows = await db.query<{ request_id: string }>(
-      `update chain_txs set tx_hash = $3, status = 'PENDING', updated_at = $4, sent_at = $4
+      `with h as (
+         select case network when 'xpla' then upper($3) else '0x' || lower($3) end as hash
+           from chain_txs where request_id = $1 and appid = $2)
+       update chain_txs set tx_hash = h.hash, status = 'PENDING', updated_at = $4, sent_at = $4
+         from h
         where request_id = $1 and appid = $2 and status in ('WAITING', 'PENDING')
-          and (tx_hash is null or tx_hash = $3)
+          and (tx_hash is null or tx_hash = h.hash)
         returning request_id`,
-      [q.requestId, q.appid, hash, q.now],
+      [q.requestId, q.appid, digits, q.now],
     );
   } catch (err) {
     if (err instanceof DbError && err.uniqueViolation) {

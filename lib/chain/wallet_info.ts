@@ -7,6 +7,8 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { onChain, type PolygonChain } from "./polygon.ts";
 import { parseAddress } from "./registry.ts";
+import { hexToXpla, xplaToHex } from "./xpla/keys.ts";
+import { type XplaWalletState, xplaWalletState } from "./xpla/wallet_state.ts";
 
 /** A wallet as the admin API shows it; other networks add their own keys beside `polygon`. */
 export interface WalletInfo {
@@ -17,6 +19,10 @@ export interface WalletInfo {
   createdAt: string | null;
   /** Chain state, or null when POLYGON_RPC_URL is not configured. */
   polygon: { chainId: number; balance: string; balanceWei: string; nonce: number } | null;
+  /** The same 20 bytes on XPLA (`xpla1…`): one key, one address per network. */
+  xplaAddress: string;
+  /** XPLA account state, or null when XPLA_LCD_URL is not configured. */
+  xpla: XplaWalletState | null;
 }
 
 async function chainState(chain: PolygonChain | undefined, address: Hex) {
@@ -38,7 +44,9 @@ async function chainState(chain: PolygonChain | undefined, address: Hex) {
 
 /** One address: who holds its key (if the service does) and its state on chain. */
 export async function walletInfo(s: Services, value: string): Promise<WalletInfo> {
-  const address = parseAddress(value, "address");
+  // An xpla1… account address names the same key as its 0x… form.
+  const hex = value.trim().toLowerCase().startsWith("xpla1") ? xplaToHex(value.trim()) : value;
+  const address = parseAddress(hex, "address");
   const [row] = await s.db.query<{ game_index: number; created_at: Date }>(
     "select game_index, created_at from chain_wallets where address = $1",
     [address.toLowerCase()],
@@ -49,6 +57,8 @@ export async function walletInfo(s: Services, value: string): Promise<WalletInfo
     keyHeld: Boolean(row),
     createdAt: row?.created_at.toISOString() ?? null,
     polygon: await chainState(s.chain, address),
+    xplaAddress: hexToXpla(address),
+    xpla: await xplaWalletState(s.xpla, hexToXpla(address)),
   };
 }
 
@@ -70,6 +80,8 @@ export async function listWallets(
       keyHeld: true,
       createdAt: r.created_at.toISOString(),
       polygon: await chainState(s.chain, address),
+      xplaAddress: hexToXpla(address),
+      xpla: await xplaWalletState(s.xpla, hexToXpla(address)),
     };
   }));
   return { wallets, total: Number(rows[0]?.total ?? 0) };

@@ -19,6 +19,15 @@ const walletRecord = z.object({
     balanceWei: z.string(),
     nonce: z.number(),
   }).nullable(),
+  xplaAddress: z.string(),
+  xpla: z.object({
+    chainId: z.string(),
+    balance: z.string(),
+    balanceAxpla: z.string(),
+    accountNumber: z.string().nullable(),
+    sequence: z.string(),
+    active: z.boolean(),
+  }).nullable(),
 });
 
 const page = {
@@ -45,7 +54,8 @@ const getRoute = createRoute({
   method: "get",
   path: "/admin/v1/wallets/{address}",
   tags: ["admin"],
-  summary: "Any address: native balance, nonce, and whether the service holds its key",
+  summary:
+    "Any address (0x… or xpla1…): its address on both networks, chain state, and whether the service holds its key",
   request: { params: z.object({ address: z.string().min(1).max(64) }) },
   responses: { 503: chainUnavailable, 200: jsonResponse(walletRecord, "wallet") },
 });

@@ -32,7 +32,11 @@ export const blockchainCatalog: Record<string, CatalogEntry> = {
   NFT_ALREADY_LOCKED: { code: 2004, status: 409, meaning: "NFT already locked" },
   NFT_NOT_LOCKED: { code: 2005, status: 409, meaning: "NFT not locked" },
   POOL_EXHAUSTED: { code: 2006, status: 409, meaning: "convert pool lacks tokens or currency" },
-  TOO_MANY_TOKENS: { code: 2007, status: 400, meaning: "more than 50 tokens in one mint" },
+  TOO_MANY_TOKENS: {
+    code: 2007,
+    status: 400,
+    meaning: "more tokens than one mint takes (50 polygon, 200 xpla)",
+  },
   DUPLICATE_TOKEN_ID: { code: 2008, status: 409, meaning: "token id repeated or already minted" },
   TOKEN_NOT_FOUND: { code: 2009, status: 404, meaning: "token id not minted" },
   KEY_NOT_HELD: { code: 2010, status: 400, meaning: "isSend true but no key held for from" },
@@ -66,6 +70,14 @@ export const blockchainCatalog: Record<string, CatalogEntry> = {
   },
   MULTISIG_EXISTS: { code: 2111, status: 409, meaning: "wallet already deployed" },
   SAFE_CONTRACTS_MISSING: { code: 2112, status: 409, meaning: "Safe contracts not on this chain" },
+  // XPLA accounts.
+  ACCOUNT_NOT_FOUND: { code: 2120, status: 400, meaning: "xpla account unknown (never funded)" },
+  ACCOUNT_INACTIVE: { code: 2121, status: 400, meaning: "xpla account has no public key yet" },
+  SIGNER_NOT_ACTIVE: {
+    code: 2122,
+    status: 400,
+    meaning: "multisig signer is not an active account",
+  },
   CHAIN_UNAVAILABLE: { code: 5031, status: 503, meaning: "blockchain node unreachable" },
   WALLET_BUSY: { code: 5032, status: 503, meaning: "wallet's send lock busy; retry" },
   CHAIN_ERROR: { code: 5021, status: 502, meaning: "blockchain node answered with an error" },

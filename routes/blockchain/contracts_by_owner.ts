@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
-import { listContractsByOwner } from "../../lib/contracts.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 
 const route = createRoute({
   method: "get",
@@ -28,7 +28,7 @@ export function registerContractsByOwner(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { owner } = c.req.valid("param");
     const q = c.req.valid("query");
-    const result = await listContractsByOwner(c.var.services.db, {
+    const result = await chainPort(c.var.network).contractsByOwner(c.var.services, {
       network: c.var.network,
       gameIndex: c.var.app.gameIndex,
       owner,

@@ -4,7 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { address, txCreationResponse, txFields, txRequest, uintString } from "./tx_fields.ts";
-import { convert } from "../../lib/chain/convert.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 
 const route = createRoute({
   method: "post",
@@ -38,7 +38,11 @@ export function registerConvert(app: OpenAPIHono<AppEnv>) {
       gameCurrencyCode: body.gameCurrencyCode,
       gameCurrencyAmount: body.gameCurrencyAmount,
     };
-    const created = await convert(c.var.services, txRequest(c, body, input), input);
+    const created = await chainPort(c.var.network).convert(
+      c.var.services,
+      txRequest(c, body, input),
+      input,
+    );
     return renderChainOk(c, created);
   });
 }

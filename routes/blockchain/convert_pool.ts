@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { chainOkResponse } from "./schemas.ts";
-import { poolInfo } from "../../lib/chain/convert.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 
 const route = createRoute({
   method: "get",
@@ -23,7 +23,7 @@ const route = createRoute({
 /** Registers the route. */
 export function registerConvertPool(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const info = await poolInfo(c.var.services, {
+    const info = await chainPort(c.var.network).poolInfo(c.var.services, {
       network: c.var.network,
       gameIndex: c.var.app.gameIndex,
       pool: c.req.valid("param").convertPool,

@@ -1,6 +1,7 @@
 /**
  * POST /core/v1/multisig (create a multi-signature wallet) and POST /core/v1/multisig/tx[/{address}]
- * (assemble the execution of a prepared Safe transaction from the owners' signatures).
+ * (assemble the execution of a prepared Safe transaction from the owners' signatures). On xpla:
+ * a legacy amino multisig and its signed transaction bytes (multisig_xpla.ts).
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
@@ -12,12 +13,14 @@ import { address } from "./tx_fields.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { createMultisig, MAX_SIGNERS } from "../../lib/chain/safe/wallets.ts";
 import { createMultisigExecution } from "../../lib/chain/safe/transactions.ts";
+import { assembleOnXpla, createOnXpla } from "./multisig_xpla.ts";
 
 const createRouteDef = createRoute({
   method: "post",
   path: "/core/v1/multisig",
   tags: ["blockchain"],
-  summary: "Create a multi-signature wallet (Safe 1.4.1); `from` signs and sends rawTx",
+  summary:
+    "Create a multi-signature wallet (polygon: Safe 1.4.1, `from` signs and sends rawTx; xpla: legacy amino multisig, address only)",
   request: {
     body: jsonBody(z.object({
       from: address,
@@ -73,6 +76,7 @@ const txWalletRoute = createRoute({
 export function registerMultisig(app: OpenAPIHono<AppEnv>) {
   app.openapi(createRouteDef, async (c) => {
     const body = c.req.valid("json");
+    if (c.var.network === "xpla") return await createOnXpla(c, body);
     const created = await createMultisig(c.var.services, {
       network: c.var.network,
       gameIndex: c.var.app.gameIndex,
@@ -91,6 +95,9 @@ export function registerMultisig(app: OpenAPIHono<AppEnv>) {
     const wallet = path ?? body.to;
     if (!wallet) {
       throw new DomainError("invalid", "VALIDATION_FAILED", "to (the wallet address) is required");
+    }
+    if (c.var.network === "xpla") {
+      return await assembleOnXpla(c, { ...body, wallet, signatures: [...body.signatures] });
     }
     const result = await createMultisigExecution(c.var.services, {
       appid: c.var.app.appid,

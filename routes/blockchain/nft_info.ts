@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { chainOkResponse } from "./schemas.ts";
-import { nftInfo } from "../../lib/chain/nft.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 
 const params = z.object({ contract: z.string().min(1), tokenId: z.string().min(1) });
 const responses = chainOkResponse(
@@ -33,7 +33,7 @@ export function registerNftInfo(app: OpenAPIHono<AppEnv>) {
   for (const route of [getRoute, postRoute]) {
     app.openapi(route, async (c) => {
       const { contract, tokenId } = c.req.valid("param");
-      const info = await nftInfo(c.var.services, {
+      const info = await chainPort(c.var.network).nftInfo(c.var.services, {
         network: c.var.network,
         gameIndex: c.var.app.gameIndex,
         contract,

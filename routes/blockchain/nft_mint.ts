@@ -12,7 +12,7 @@ import {
   uintString,
 } from "./tx_fields.ts";
 import { NftMetadata } from "../../lib/chain/metadata.ts";
-import { mintNfts } from "../../lib/chain/nft.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 import { DomainError } from "../../lib/errors.ts";
 
 const royalty = z.number().min(0).max(100);
@@ -34,7 +34,8 @@ const route = createRoute({
   method: "post",
   path: "/service/v1/nft/{contract}/mint",
   tags: ["blockchain"],
-  summary: "Mint NFTs (at most 50 per call on polygon); token URIs point at /metadata/...",
+  summary:
+    "Mint NFTs (at most 50 per call on polygon, 200 on xpla); token URIs point at /metadata/...",
   request: {
     params: z.object({ contract: z.string().min(1) }),
     body: jsonBody(MintBody),
@@ -64,7 +65,7 @@ export function registerNftMint(app: OpenAPIHono<AppEnv>) {
       to: body.to,
       mintMsg: entries,
     });
-    const created = await mintNfts(c.var.services, req, {
+    const created = await chainPort(c.var.network).mintNfts(c.var.services, req, {
       contract,
       from: body.from,
       to: body.to,

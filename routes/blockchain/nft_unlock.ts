@@ -4,7 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { address, txCreationResponse, txFields, txRequest, uintString } from "./tx_fields.ts";
-import { unlockNft } from "../../lib/chain/lock.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 
 const route = createRoute({
   method: "post",
@@ -34,7 +34,11 @@ export function registerNftUnlock(app: OpenAPIHono<AppEnv>) {
       from: body.from,
       tokenId: body.tokenId,
     };
-    const created = await unlockNft(c.var.services, txRequest(c, body, input), input);
+    const created = await chainPort(c.var.network).unlockNft(
+      c.var.services,
+      txRequest(c, body, input),
+      input,
+    );
     return renderChainOk(c, created);
   });
 }

@@ -3,7 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { chainOkResponse } from "./schemas.ts";
-import { tokenBalance } from "../../lib/chain/convert.ts";
+import { chainPort } from "../../lib/chain/port.ts";
 
 const route = createRoute({
   method: "get",
@@ -27,7 +27,7 @@ const route = createRoute({
 export function registerTokenBalance(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { contract, from } = c.req.valid("param");
-    const balance = await tokenBalance(c.var.services, {
+    const balance = await chainPort(c.var.network).tokenBalance(c.var.services, {
       network: c.var.network,
       gameIndex: c.var.app.gameIndex,
       contract,

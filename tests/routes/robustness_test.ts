@@ -11,6 +11,7 @@ import { encryptEcb } from "../../lib/crypto/aes_ecb.ts";
 import { campaignBody } from "./push/fixture.ts";
 import { blockchainCatalog } from "../../routes/blockchain/codes.ts";
 import { chainEnv, chainTestOptions, deploy, fundedWallet } from "../lib/chain/anvil.ts";
+import { xplaEnv } from "../lib/chain/xpla_env.ts";
 
 // deno-lint-ignore no-explicit-any
 type Schema = any;
@@ -760,9 +761,10 @@ for (const r of routes) {
   Deno.test(`robustness: ${r.method} ${r.path}`, () => probeRoute(r));
 }
 
-/** Deploys the contracts the chain routes act on, so validation reaches the chain code. */
+/** Starts both chains and deploys the contracts the chain routes act on, so validation reaches the chain code. */
 async function setUpChain() {
   await chainEnv();
+  await xplaEnv();
   const operator = await fundedWallet(tenant.gameIndex, { kms: true });
   const player = await fundedWallet(tenant.gameIndex, { kms: false });
   const from = operator.address;

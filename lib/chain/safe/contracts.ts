@@ -106,6 +106,11 @@ export async function proxyCreationCode(chain: PolygonChain, factory: Hex): Prom
   return creation;
 }
 
+async function hasCode(chain: PolygonChain, address: Hex): Promise<boolean> {
+  const code = await onChain("Safe lookup", () => chain.client.getCode({ address }));
+  return !!code && code !== "0x";
+}
+
 /**
  * Deploys SafeL2, SafeProxyFactory and CompatibilityFallbackHandler signed by the KMS wallet
  * `from` and records them for the chain. Refused where the canonical singleton already has code
@@ -120,11 +125,7 @@ export async function deploySafeContracts(
   if (!(await s.kms.holds(q.gameIndex, from))) {
     throw new DomainError("invalid", "KEY_NOT_HELD", `no signing key is held for from ${from}`);
   }
-  const canonical = await onChain(
-    "Safe lookup",
-    () => chain.client.getCode({ address: canonicalSafe141.singleton }),
-  );
-  if (canonical && canonical !== "0x") {
+  if (await hasCode(chain, canonicalSafe141.singleton)) {
     throw new DomainError(
       "conflict",
       "SAFE_CONTRACTS_PRESENT",
@@ -136,7 +137,8 @@ export async function deploySafeContracts(
     "select singleton from safe_deployments where chain_id = $1 and genesis_hash = $2",
     [chain.chainId, genesis],
   );
-  if (existing) {
+  // A record whose singleton has no code is stale (a dev node reset to the same genesis): replace it.
+  if (existing && await hasCode(chain, existing.singleton as Hex)) {
     throw new DomainError(
       "conflict",
       "SAFE_CONTRACTS_PRESENT",
@@ -157,7 +159,10 @@ export async function deploySafeContracts(
   const [singleton, proxyFactory, fallbackHandler] = deployed;
   await s.db.query(
     `insert into safe_deployments (chain_id, genesis_hash, singleton, proxy_factory,
-       fallback_handler, deployed_by) values ($1, $2, $3, $4, $5, $6)`,
+       fallback_handler, deployed_by) values ($1, $2, $3, $4, $5, $6)
+     on conflict (chain_id, genesis_hash) do update set singleton = excluded.singleton,
+       proxy_factory = excluded.proxy_factory, fallback_handler = excluded.fallback_handler,
+       deployed_by = excluded.deployed_by, created_at = now()`,
     [chain.chainId, genesis, singleton, proxyFactory, fallbackHandler, from],
   );
   return { singleton, proxyFactory, fallbackHandler, txHashes };

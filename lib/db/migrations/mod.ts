@@ -8,6 +8,7 @@ import m0005 from "./0005_push.sql" with { type: "text" };
 import m0006 from "./0006_otp.sql" with { type: "text" };
 import m0007 from "./0007_nft_metadata_per_request.sql" with { type: "text" };
 import m0008 from "./0008_multisig.sql" with { type: "text" };
+import m0009 from "./0009_xpla_multisig.sql" with { type: "text" };
 import m0010 from "./0010_push_delivery.sql" with { type: "text" };
 import m0011 from "./0011_list_indexes.sql" with { type: "text" };
 import m0012 from "./0012_console.sql" with { type: "text" };
@@ -24,6 +25,7 @@ export const migrations: Migration[] = [
   { name: "0006_otp", sql: m0006 },
   { name: "0007_nft_metadata_per_request", sql: m0007 },
   { name: "0008_multisig", sql: m0008 },
+  { name: "0009_xpla_multisig", sql: m0009 },
   { name: "0010_push_delivery", sql: m0010 },
   { name: "0011_list_indexes", sql: m0011 },
   { name: "0012_console", sql: m0012 },

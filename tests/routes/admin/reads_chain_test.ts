@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { generatePrivateKey } from "viem/accounts";
 import { admin, seedTenant, testEnv } from "../../harness.ts";
 import { assertNoSecret, assertNotFound, walkPages } from "./fixture.ts";
 
@@ -23,7 +24,8 @@ async function insertTx(gameIndex: number, appid: string, status: string, atMs: 
 Deno.test("contracts: listed per game, filtered by network and type; wallet keys never shown", async () => {
   const t = await seedTenant();
   const other = await seedTenant();
-  const privateKey = "0x" + "ab".repeat(32);
+  // A fresh key: a wallet address is registered once across games, and other tests share the database.
+  const privateKey = generatePrivateKey();
   const wallet = await admin("POST", "/admin/v1/wallets", { gameIndex: t.gameIndex, privateKey });
   assert.equal(wallet.status, 201, JSON.stringify(wallet.body));
   const made = [];

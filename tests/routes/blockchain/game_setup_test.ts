@@ -23,8 +23,10 @@ Deno.test({
 
     const fresh = await admin("GET", `/admin/v1/wallets/${operator}`);
     assert.equal(fresh.status, 200);
+    // The XPLA side of the same key is covered by xpla_multisig_test.ts.
+    const { xplaAddress: _x, xpla: _state, ...polygonSide } = fresh.body;
     assert.deepEqual(
-      { ...fresh.body, createdAt: typeof fresh.body.createdAt },
+      { ...polygonSide, createdAt: typeof fresh.body.createdAt },
       {
         address: operator,
         gameIndex,

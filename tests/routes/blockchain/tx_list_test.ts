@@ -111,9 +111,13 @@ Deno.test({
     const mint = (json: unknown, headers = tenant.chainHeaders) =>
       callJson("POST", `/service/v1/nft/${nft}/mint`, { json, headers });
 
+    // Without XPLA_LCD_URL, xpla answers "not configured" as polygon does without its RPC URL.
+    const savedXpla = t.services.xpla;
+    t.services.xpla = undefined;
     const xpla = await mint(body, { ...tenant.chainHeaders, "x-network": "xpla" });
-    assert.equal(xpla.status, 501);
-    assert.equal(xpla.body.code, 1008);
+    t.services.xpla = savedXpla;
+    assert.equal(xpla.status, 503);
+    assert.equal(xpla.body.code, 5031);
     const ftp = await mint({ ...body, callbackUrl: "ftp://example.com/cb" });
     assert.equal(ftp.status, 400);
     assert.equal(ftp.body.code, 2015);

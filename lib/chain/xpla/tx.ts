@@ -1,0 +1,163 @@
+/**
+ * XPLA transaction encoding: protobuf TxBody / AuthInfo / SignDoc / TxRaw (Cosmos SDK), CosmWasm
+ * MsgExecuteContract messages carrying JSON, ethsecp256k1 public keys, SIGN_MODE_DIRECT.
+ */
+import {
+  AuthInfo,
+  Fee,
+  SignDoc,
+  SignerInfo,
+  TxBody,
+  TxRaw,
+} from "cosmjs-types/cosmos/tx/v1beta1/tx";
+import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing";
+import { PubKey } from "cosmjs-types/cosmos/crypto/secp256k1/keys";
+import { Any } from "cosmjs-types/google/protobuf/any";
+import { MsgExecuteContract } from "cosmjs-types/cosmwasm/wasm/v1/tx";
+import { base64 } from "@scure/base";
+import { bytesToHex, sha256 } from "viem";
+
+/** Type URL of XPLA's (Ethermint) ethsecp256k1 public key. */
+export const ETH_PUBKEY_TYPE = "/ethermint.crypto.v1.ethsecp256k1.PubKey";
+/** The same key type under the Cosmos EVM module's name (accepted when reading accounts). */
+export const COSMOS_EVM_PUBKEY_TYPE = "/cosmos.evm.crypto.v1.ethsecp256k1.PubKey";
+/** Type URL of a CosmWasm execute message. */
+export const EXECUTE_TYPE = "/cosmwasm.wasm.v1.MsgExecuteContract";
+/** The fee denomination (18 decimals). */
+export const XPLA_DENOM = "axpla";
+
+/** One contract call: a JSON message to a CosmWasm contract. */
+export interface ContractCall {
+  contract: string;
+  msg: Record<string, unknown>;
+}
+
+const utf8 = new TextEncoder();
+
+/** Encodes JSON the way contracts receive it (UTF-8 bytes). */
+export function jsonBytes(value: unknown): Uint8Array {
+  return utf8.encode(JSON.stringify(value));
+}
+
+/** The base64 of a JSON value: the `msg` of cw721 send_nft / cw20 send hooks. */
+export function jsonBase64(value: unknown): string {
+  return base64.encode(jsonBytes(value));
+}
+
+/** An ethsecp256k1 public key wrapped in Any. */
+export function ethPubKeyAny(key: Uint8Array): Any {
+  return Any.fromPartial({ typeUrl: ETH_PUBKEY_TYPE, value: PubKey.encode({ key }).finish() });
+}
+
+/** Encodes a TxBody of execute messages sent by `sender`. */
+export function encodeBody(sender: string, calls: ContractCall[], memo = ""): Uint8Array {
+  const messages = calls.map((c) =>
+    Any.fromPartial({
+      typeUrl: EXECUTE_TYPE,
+      value: MsgExecuteContract.encode({
+        sender,
+        contract: c.contract,
+        msg: jsonBytes(c.msg),
+        funds: [],
+      }).finish(),
+    })
+  );
+  return TxBody.encode(TxBody.fromPartial({ messages, memo })).finish();
+}
+
+/** Encodes an AuthInfo with one single-key signer (SIGN_MODE_DIRECT) and its fee. */
+export function encodeAuthInfo(a: {
+  publicKey?: Any;
+  sequence: bigint;
+  gasLimit: bigint;
+  feeAmount: bigint;
+}): Uint8Array {
+  const signer = SignerInfo.fromPartial({
+    publicKey: a.publicKey,
+    modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } },
+    sequence: a.sequence,
+  });
+  const fee = Fee.fromPartial({
+    amount: a.feeAmount > 0n ? [{ denom: XPLA_DENOM, amount: a.feeAmount.toString() }] : [],
+    gasLimit: a.gasLimit,
+  });
+  return AuthInfo.encode(AuthInfo.fromPartial({ signerInfos: [signer], fee })).finish();
+}
+
+/** The SIGN_MODE_DIRECT sign bytes. */
+export function encodeSignDoc(d: {
+  bodyBytes: Uint8Array;
+  authInfoBytes: Uint8Array;
+  chainId: string;
+  accountNumber: bigint;
+}): Uint8Array {
+  return SignDoc.encode(SignDoc.fromPartial(d)).finish();
+}
+
+/** The broadcastable tx bytes. */
+export function encodeTxRaw(t: {
+  bodyBytes: Uint8Array;
+  authInfoBytes: Uint8Array;
+  signatures: Uint8Array[];
+}): Uint8Array {
+  return TxRaw.encode(TxRaw.fromPartial(t)).finish();
+}
+
+/** The chain's transaction hash: SHA-256 of the tx bytes, uppercase hex. */
+export function cosmosTxHash(txBytes: Uint8Array): string {
+  return bytesToHex(sha256(txBytes, "bytes")).slice(2).toUpperCase();
+}
+
+/** Fee in axpla for a gas limit at a decimal gas price (rounded up). */
+export function feeFor(gasLimit: bigint, gasPrice: string): bigint {
+  const [whole, frac = ""] = gasPrice.split(".");
+  const scale = 10n ** BigInt(frac.length);
+  const price = BigInt(whole || "0") * scale + BigInt(frac || "0");
+  return (gasLimit * price + scale - 1n) / scale;
+}
+
+/** The unsigned transaction as JSON (what `rawTx` shows when encoded is false). */
+export function describeUnsigned(u: {
+  sender: string;
+  calls: ContractCall[];
+  publicKey?: Uint8Array;
+  sequence: bigint;
+  gasLimit: bigint;
+  feeAmount: bigint;
+  bodyBytes: Uint8Array;
+  authInfoBytes: Uint8Array;
+  chainId: string;
+  accountNumber: bigint;
+}) {
+  return {
+    chainId: u.chainId,
+    accountNumber: u.accountNumber.toString(),
+    sequence: u.sequence.toString(),
+    body: {
+      messages: u.calls.map((c) => ({
+        "@type": EXECUTE_TYPE,
+        sender: u.sender,
+        contract: c.contract,
+        msg: c.msg,
+        funds: [],
+      })),
+      memo: "",
+    },
+    authInfo: {
+      signerInfos: [{
+        publicKey: u.publicKey
+          ? { "@type": ETH_PUBKEY_TYPE, key: base64.encode(u.publicKey) }
+          : null,
+        modeInfo: { single: { mode: "SIGN_MODE_DIRECT" } },
+        sequence: u.sequence.toString(),
+      }],
+      fee: {
+        amount: [{ denom: XPLA_DENOM, amount: u.feeAmount.toString() }],
+        gasLimit: u.gasLimit.toString(),
+      },
+    },
+    bodyBytes: base64.encode(u.bodyBytes),
+    authInfoBytes: base64.encode(u.authInfoBytes),
+    signDoc: base64.encode(encodeSignDoc(u)),
+  };
+}
