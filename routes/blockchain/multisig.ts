@@ -32,8 +32,13 @@ const createRouteDef = createRoute({
     })),
   },
   responses: chainOkResponse(
-    z.object({ address: z.string(), rawTx: z.string(), saltNonce: z.string() }),
-    "the wallet's address (known before it is mined) and the unsigned creation transaction",
+    z.object({
+      address: z.string(),
+      // polygon only: xpla multisig accounts need no creation transaction.
+      rawTx: z.string().optional(),
+      saltNonce: z.string().optional(),
+    }),
+    "the wallet's address (known before it is mined) and, on polygon, the unsigned creation transaction",
   ),
 });
 
