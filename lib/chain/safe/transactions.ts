@@ -27,7 +27,7 @@ import { onChain, type PolygonChain } from "../polygon.ts";
 import { withSendLock } from "../send_lock.ts";
 import { currentFees, pendingNonce, requireChain } from "../sending.ts";
 import { parseAddress } from "../registry.ts";
-import { insertRecords, txRecordStatement } from "../transactions.ts";
+import { insertRecords, txRecordStatement } from "../tx_insert.ts";
 import { safeAbi } from "./contracts.ts";
 import { ensureDeployed, requireDeployedSafe, type SafeRecord } from "./wallets.ts";
 import { ownerSignatures } from "./signatures.ts";

@@ -11,11 +11,11 @@ import { withSendLock } from "../send_lock.ts";
 import { trackTransaction } from "../tracker.ts";
 import {
   assertNewRequestId,
-  insertRecord,
   type TxCreation,
   type TxRequest,
   type TxType,
 } from "../transactions.ts";
+import { insertRecord } from "../tx_insert.ts";
 import {
   broadcast,
   getAccount,
