@@ -16,6 +16,7 @@ import { embeddedDatabase, embeddedSecrets } from "./lib/embedded.ts";
 import { createDenoItemSocket } from "./lib/items/socket_deno.ts";
 import { createDenoResolver } from "./lib/outbound/resolve_deno.ts";
 import { createDenoPushHttp } from "./lib/push/http_deno.ts";
+import { batchedLines, createLogger, writeAll } from "./lib/log.ts";
 
 /** Deno.cron's shape (an unstable API outside Deno Deploy, so not in every type library). */
 type CronFn = (name: string, schedule: string, handler: () => Promise<void>) => Promise<void>;
@@ -67,7 +68,11 @@ function startScheduler(services: Services): () => void {
 
 /** Boots services, serves HTTP and runs the scheduled work until SIGINT or SIGTERM. */
 export async function serveDeno(config: Config) {
+  // Log lines go to stdout in batches, one write per turn of the event loop rather than per line.
+  const stdout = batchedLines((chunk) => writeAll((b) => Deno.stdout.writeSync(b), chunk));
+  globalThis.addEventListener("unload", stdout.flush);
   const services = await boot(config, {
+    log: createLogger(config.LOG_LEVEL, stdout.sink),
     embedded: { database: embeddedDatabase, secrets: embeddedSecrets },
     itemSocket: createDenoItemSocket(),
     resolveHost: createDenoResolver(),
@@ -97,6 +102,7 @@ export async function serveDeno(config: Config) {
     await server.shutdown();
     await services.close();
     log.info("drained", { ms: Math.round(performance.now() - started) });
+    stdout.flush();
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", stop);

@@ -20,6 +20,7 @@ export interface AnalyticsDataset {
 /** Every metric the service records, and the registry that renders them. */
 export interface Metrics {
   registry: Registry;
+  /** Derived from httpDuration at scrape time: observe the histogram, never inc this. */
   httpRequests: Counter<"family" | "route" | "method" | "status">;
   httpDuration: Histogram<"family" | "route" | "method" | "status">;
   outboundCalls: Counter<"purpose" | "host" | "outcome">;
@@ -106,21 +107,33 @@ export function createMetrics(db: Sql): Metrics {
     ]);
   }
 
+  const httpLabels = ["family", "route", "method", "status"] as const;
+  const httpDuration = histogram("gp_http_request_duration_seconds", "HTTP request latency", [
+    ...httpLabels,
+  ]);
+  // Requests are counted once, by the latency histogram; the request counter is copied from its
+  // count per label set at scrape time, so a request costs one metric update instead of two.
+  const httpRequests = new Counter({
+    name: "gp_http_requests_total",
+    help: "HTTP requests by route and status",
+    labelNames: [...httpLabels],
+    registers,
+    async collect() {
+      const data = await httpDuration.get();
+      this.reset();
+      for (const v of data.values) {
+        if (v.metricName === "gp_http_request_duration_seconds_count" && v.value > 0) {
+          this.inc(v.labels as Record<(typeof httpLabels)[number], string>, v.value);
+        }
+      }
+    },
+  });
+
   return {
     registry,
     contentType: registry.contentType,
-    httpRequests: counter("gp_http_requests_total", "HTTP requests by route and status", [
-      "family",
-      "route",
-      "method",
-      "status",
-    ]),
-    httpDuration: histogram("gp_http_request_duration_seconds", "HTTP request latency", [
-      "family",
-      "route",
-      "method",
-      "status",
-    ]),
+    httpRequests,
+    httpDuration,
     outboundCalls: counter("gp_outbound_calls_total", "Outbound HTTP calls by outcome", [
       "purpose",
       "host",

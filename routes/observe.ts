@@ -31,10 +31,17 @@ function resultCodeOf(bytes: Uint8Array | undefined): string | undefined {
   }
 }
 
+const encoder = new TextEncoder();
+
 // Buffers a small in-memory body once (no tee) and puts it back with its Content-Length, so the
-// size is known; streams and other bodies are left alone and their size is not logged.
-async function measureBody(c: Context): Promise<{ size?: number; bytes?: Uint8Array }> {
+// size is known; streams and other bodies are left alone and their size is not logged. JSON
+// bodies made by c.json are already bytes of a known size (see sizedJson) and are not re-read.
+async function measureBody(
+  c: Context,
+  made: { res?: Response; bytes?: Uint8Array },
+): Promise<{ size?: number; bytes?: Uint8Array }> {
   const res = c.res;
+  if (made.res === res && made.bytes) return { size: made.bytes.byteLength, bytes: made.bytes };
   const length = res.headers.get("content-length");
   if (length !== null) return { size: Number(length) };
   if (!res.body) return { size: 0 };
@@ -47,10 +54,36 @@ async function measureBody(c: Context): Promise<{ size?: number; bytes?: Uint8Ar
   return { size: bytes.byteLength, bytes };
 }
 
+/**
+ * Makes c.json answer with the UTF-8 bytes of the JSON text (what the runtime would send anyway)
+ * and remembers them, so the request line knows the size without reading the body back. Same
+ * headers and status handling as Hono's own c.json (Content-Type unless the caller gave one).
+ */
+type NewResponse = (
+  data: Uint8Array,
+  arg?: number | ResponseInit,
+  headers?: Record<string, string>,
+) => Response;
+
+function sizedJson(c: Context, made: { res?: Response; bytes?: Uint8Array }) {
+  c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
+    const bytes = encoder.encode(JSON.stringify(object));
+    const res = (c.newResponse as NewResponse)(bytes, arg, {
+      "Content-Type": "application/json",
+      ...headers,
+    });
+    made.res = res;
+    made.bytes = bytes;
+    return res;
+  }) as typeof c.json;
+}
+
 /** The request-log and request-metrics middleware. */
 export function observeRequests(familyOf: (path: string) => Family): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
+    const made: { res?: Response; bytes?: Uint8Array } = {};
+    sizedJson(c, made);
     await next();
     const s = c.var.services;
     const ms = performance.now() - started;
@@ -59,7 +92,6 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     const status = c.res.status;
     const method = c.req.method;
     const labels = { family, route, method, status: String(status) };
-    s.metrics.httpRequests.inc(labels);
     s.metrics.httpDuration.observe(labels, ms / 1000);
     const cfg = s.config;
     const errorCodeNow = c.get("errorCode") as string | undefined;
@@ -77,7 +109,7 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
       return;
     }
-    const { size, bytes } = await measureBody(c);
+    const { size, bytes } = await measureBody(c, made);
     let errorCode = errorCodeNow;
     if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(bytes);
     const app = c.get("app");

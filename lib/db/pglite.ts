@@ -7,10 +7,19 @@ const asText = (v: string) => v;
 /** Opens PGlite in memory (no dataDir) or persisted under dataDir. */
 export async function openPglite(dataDir?: string): Promise<Sql> {
   const db = new PGlite(dataDir);
-  // int8 and numeric as strings, as Neon returns them, so both adapters agree. Passed per query:
-  // PGlite 0.5 ignores parsers given to the constructor.
-  const options = { parsers: { [types.INT8]: asText, [types.NUMERIC]: asText } };
   await db.waitReady;
+  // int8 and numeric as strings, as Neon returns them, so both adapters agree. PGlite 0.5 ignores
+  // parsers given to the constructor, and parsers given per query cost a copy of its whole parser
+  // table (hundreds of entries) on every query (~0.1 ms), so they are set on the instance's table;
+  // reads check them first because PGlite rebuilds that table when it refreshes array types.
+  const table = (db as unknown as { parsers: Record<number, (v: string) => unknown> }).parsers;
+  const keepText = () => {
+    const parsers = (db as unknown as { parsers: typeof table }).parsers;
+    if (parsers[types.INT8] !== asText) parsers[types.INT8] = asText;
+    if (parsers[types.NUMERIC] !== asText) parsers[types.NUMERIC] = asText;
+  };
+  if (!table) throw new Error("PGlite parser table not found");
+  keepText();
   // PGlite runs one statement at a time; a queue keeps batches from interleaving.
   let tail: Promise<unknown> = Promise.resolve();
   function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -23,7 +32,8 @@ export async function openPglite(dataDir?: string): Promise<Sql> {
     query<T = Row>(text: string, params: unknown[] = []) {
       return serial(async () => {
         try {
-          const r = await db.query<T>(text, params.map(toParam), options);
+          keepText();
+          const r = await db.query<T>(text, params.map(toParam));
           return r.rows;
         } catch (err) {
           throw toDbError(err);
@@ -33,10 +43,11 @@ export async function openPglite(dataDir?: string): Promise<Sql> {
     transaction(statements: Statement[]) {
       return serial(async () => {
         try {
+          keepText();
           return await db.transaction(async (tx) => {
             const out: Row[][] = [];
             for (const s of statements) {
-              out.push((await tx.query<Row>(s.text, (s.params ?? []).map(toParam), options)).rows);
+              out.push((await tx.query<Row>(s.text, (s.params ?? []).map(toParam))).rows);
             }
             return out;
           });

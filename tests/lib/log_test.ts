@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger } from "../../lib/log.ts";
+import { batchedLines, createLogger, writeAll } from "../../lib/log.ts";
 
 Deno.test("log: secret-looking fields are redacted at any depth; errors keep their causes", () => {
   const lines: string[] = [];

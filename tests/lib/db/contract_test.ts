@@ -54,10 +54,12 @@ for (const [name, open, ignore] of adapters) {
     fn: async () => {
       const db = await open();
       await db.query(`create table ${table} (id int primary key, v text)`);
-      const [ins, sel] = await db.transaction([
+      const [ins, sel, big] = await db.transaction([
         { text: `insert into ${table} values (1, 'a'), (2, 'b') returning id` },
         { text: `select count(*)::int as n from ${table}` },
+        { text: "select 9007199254740993::int8 as big, 2.50::numeric as num" },
       ]);
+      assert.deepEqual(big, [{ big: "9007199254740993", num: "2.50" }]);
       assert.equal(ins.length, 2);
       assert.equal(sel[0].n, 2);
       await assert.rejects(
