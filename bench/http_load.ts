@@ -9,6 +9,7 @@
  *
  * Needs `wrk` (Debian: apt-get install -y wrk).
  */
+import { Hono } from "hono";
 import { cliFlag } from "../dev/cli_flag.ts";
 import { atFinish, finish, freePort, median, spawnDeno, useTier } from "./real_tier.ts";
 import { appWith, seedTenant, testEnv } from "../tests/harness.ts";
@@ -86,10 +87,31 @@ async function main() {
     gameIndex: large.gameIndex,
     rows: 100_000,
   });
+  // The database floor: a bare Hono route in this process running the item read's one SELECT
+  // through the same driver and database, without authentication, logging or validation.
+  const floor = new Hono();
+  floor.get("/item/:id", async (c) => {
+    const rows = await services.db.query(
+      `select status, attempts, last_code, last_message, delivered_at from item_requests
+        where game_index = $1 and transaction_id = $2`,
+      [t.gameIndex, c.req.param("id")],
+    );
+    return c.json(rows[0]);
+  });
+  const floorPort = freePort();
+  const floorServer = Deno.serve(
+    { hostname: "127.0.0.1", port: floorPort, onListen: () => {} },
+    floor.fetch,
+  );
+  atFinish(() => floorServer.shutdown());
   const base = `http://127.0.0.1:${port}`;
   const targets: Target[] = [
     { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` },
     { name: "service /healthz", url: `${base}/healthz` },
+    {
+      name: "bare Hono + the item read's SELECT (floor)",
+      url: `http://127.0.0.1:${floorPort}/item/${item.transactionId}`,
+    },
     { name: "GET /service/v1/tx (bearer)", url: `${base}/service/v1/tx`, headers: t.chainHeaders },
     {
       name: "GET /items/v1/requests/{id} (API key)",

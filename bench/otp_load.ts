@@ -18,6 +18,8 @@ import { verifyOtp } from "../lib/otp/verify.ts";
 import type { OtpTopic } from "../lib/otp/topics.ts";
 import { systemClock } from "../lib/clock.ts";
 import { createLogger } from "../lib/log.ts";
+import { createMetrics } from "../lib/metrics.ts";
+import type { Sql } from "../lib/db/port.ts";
 
 const N = Number(cliFlag("n") ?? 1000);
 const topic: OtpTopic = {
@@ -50,6 +52,8 @@ function servicesOver(kv: Kv): Services {
       webhookSecret: "bench-webhook",
     },
     otpProviders: createOtpProviders(config),
+    // Counters only; the database gauges are never rendered here.
+    metrics: createMetrics({} as Sql),
   } as unknown as Services;
 }
 

@@ -11,6 +11,17 @@ export interface SetOptions {
   nx?: boolean;
 }
 
+/** One command of a batch; each means what the method of the same name does. */
+export type KvCommand =
+  | { op: "get"; key: string }
+  | { op: "set"; key: string; value: string; ttlMs?: number; nx?: boolean }
+  | { op: "getdel"; key: string }
+  | { op: "incr"; key: string; by?: number; ttlMs?: number }
+  | { op: "del"; keys: string[] };
+
+/** The answer of one batched command: get/getdel a string or null, set a boolean, incr/del a number. */
+export type KvResult = string | number | boolean | null;
+
 /** The KV store as the application sees it. */
 export interface Kv {
   /** Returns the value or null. */
@@ -30,6 +41,11 @@ export interface Kv {
    * first hit); a key listed twice counts twice. Returns the new values in order.
    */
   incrMany(keys: string[], options?: { ttlMs?: number }): Promise<number[]>;
+  /**
+   * Runs the commands in order as one atomic step in one round trip (MULTI/EXEC on Redis) and
+   * returns each command's answer, as its own method would give it.
+   */
+  batch(commands: KvCommand[]): Promise<KvResult[]>;
   /** Deletes keys; returns how many existed. */
   del(...keys: string[]): Promise<number>;
   /** Remaining time to live in ms; -1 without expiry, -2 when the key does not exist. */

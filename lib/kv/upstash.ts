@@ -1,6 +1,6 @@
 /** Redis over Upstash's REST protocol (production). */
 import { Redis } from "@upstash/redis/cloudflare";
-import { type Kv, type SetOptions, toKvError } from "./port.ts";
+import { type Kv, type KvResult, type SetOptions, toKvError } from "./port.ts";
 
 /** Options for the Upstash adapter. */
 export interface UpstashOptions {
@@ -24,6 +24,14 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
     signal: () => AbortSignal.timeout(timeoutMs),
   });
   const asText = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const setOptions = (options: SetOptions) => {
+    const opts: Record<string, unknown> = {};
+    if (options.ttlMs !== undefined) opts.px = Math.max(1, Math.ceil(options.ttlMs));
+    if (options.nx) opts.nx = true;
+    // deno-lint-ignore no-explicit-any
+    return opts as any;
+  };
+  const setDone = (r: unknown) => r === "OK" || r === "ok";
   async function guarded<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run();
@@ -37,14 +45,7 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
       return guarded(async () => asText(await redis.get(key)));
     },
     set(key: string, value: string, options: SetOptions = {}) {
-      return guarded(async () => {
-        const opts: Record<string, unknown> = {};
-        if (options.ttlMs !== undefined) opts.px = Math.max(1, Math.ceil(options.ttlMs));
-        if (options.nx) opts.nx = true;
-        // deno-lint-ignore no-explicit-any
-        const r = await redis.set(key, value, opts as any);
-        return r === "OK" || r === "ok";
-      });
+      return guarded(async () => setDone(await redis.set(key, value, setOptions(options))));
     },
     getdel(key) {
       return guarded(async () => asText(await redis.getdel(key)));
@@ -73,6 +74,53 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
         const results = await tx.exec<unknown[]>();
         const step = options.ttlMs !== undefined ? 2 : 1;
         return keys.map((_, i) => Number(results[i * step]));
+      });
+    },
+    batch(commands) {
+      if (commands.length === 0) return Promise.resolve([]);
+      return guarded(async () => {
+        const tx = redis.multi();
+        // How to read each command's answer out of the transaction's replies.
+        const readers: ((replies: unknown[], at: number) => KvResult)[] = [];
+        const widths: number[] = [];
+        for (const c of commands) {
+          switch (c.op) {
+            case "get":
+              tx.get(c.key);
+              readers.push((r, i) => asText(r[i]));
+              widths.push(1);
+              break;
+            case "getdel":
+              tx.getdel(c.key);
+              readers.push((r, i) => asText(r[i]));
+              widths.push(1);
+              break;
+            case "set":
+              tx.set(c.key, c.value, setOptions(c));
+              readers.push((r, i) => setDone(r[i]));
+              widths.push(1);
+              break;
+            case "incr":
+              tx.incrby(c.key, c.by ?? 1);
+              if (c.ttlMs !== undefined) tx.pexpire(c.key, Math.max(1, Math.ceil(c.ttlMs)), "NX");
+              readers.push((r, i) => Number(r[i]));
+              widths.push(c.ttlMs !== undefined ? 2 : 1);
+              break;
+            case "del":
+              if (c.keys.length > 0) tx.del(...c.keys);
+              readers.push((r, i) => (c.keys.length === 0 ? 0 : Number(r[i])));
+              widths.push(c.keys.length > 0 ? 1 : 0);
+              break;
+          }
+        }
+        const replies = await tx.exec<unknown[]>();
+        const out: KvResult[] = [];
+        let at = 0;
+        for (let i = 0; i < commands.length; i++) {
+          out.push(readers[i](replies, at));
+          at += widths[i];
+        }
+        return out;
       });
     },
     del(...keys) {

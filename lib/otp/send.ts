@@ -10,14 +10,7 @@ import { otpMessage } from "./messages.ts";
 import { generateCode, otpHashKey } from "./code.ts";
 import { formatZonedExpiry } from "./expiry.ts";
 import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.ts";
-import {
-  acquireCooldown,
-  countSend,
-  markSent,
-  type ReceiverKeys,
-  receiverKeys,
-  storeCode,
-} from "./state.ts";
+import { admitSend, type ReceiverKeys, receiverKeys, storeCode } from "./state.ts";
 import { DIRECT_PROVIDER, postDirectCallback } from "./delivery/direct.ts";
 import { DomainError } from "../errors.ts";
 import { webhookSigner } from "../webhooks.ts";
@@ -107,30 +100,23 @@ async function issueOnce(
 ): Promise<SentOtp> {
   const nowMs = s.clock.now();
   const { hashKey, keys } = await topicReceiverKeys(s, topic, receiver.channel, receiver.id);
-  const release = await acquireCooldown(
-    s.kv,
-    keys.rid,
+  // Round trip 1: cooldown, both limits and retry detection; round trip 2: the code.
+  const admitted = await admitSend(s.kv, {
+    keys,
+    gameIndex: topic.gameIndex,
+    topic: topic.topic,
     nowMs,
-    s.config.OTP_COOLDOWN_SECONDS * 1000,
-  );
+    cooldownMs: s.config.OTP_COOLDOWN_SECONDS * 1000,
+    perReceiverPerDay: s.config.OTP_RECEIVER_PER_DAY,
+    perTopicPerMinute: s.config.OTP_TOPIC_PER_MINUTE,
+  });
   try {
-    const counted = await countSend(s.kv, {
-      keys,
-      gameIndex: topic.gameIndex,
-      topic: topic.topic,
-      nowMs,
-      perReceiverPerDay: s.config.OTP_RECEIVER_PER_DAY,
-      perTopicPerMinute: s.config.OTP_TOPIC_PER_MINUTE,
-    });
-    const retry = receiver.retry ?? counted.retry;
+    const retry = receiver.retry ?? admitted.retry;
     const code = generateCode(topic.codeLength);
     const expiresAtMs = nowMs + topic.expirySeconds * 1000;
     const expiry = formatZonedExpiry(expiresAtMs, topic.timeZone);
     // The call counts for retry detection even if delivery then fails ("called more than once").
-    const [remove] = await Promise.all([
-      storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs }),
-      markSent(s.kv, keys.rid, nowMs),
-    ]);
+    const remove = await storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs });
     let provider: string;
     try {
       provider = await deliver({ code, expiresAtMs, expiry, retry });
@@ -140,7 +126,7 @@ async function issueOnce(
     }
     return { otp: code, provider, expiry };
   } catch (err) {
-    await release();
+    await admitted.release();
     throw err;
   }
 }

@@ -127,4 +127,53 @@ for (const [name, open, ignore] of adapters) {
       await kv.ping();
     },
   });
+
+  Deno.test({
+    name: `kv(${name}): batch runs every command in order and answers each as its method would`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      await kv.set(k("b-old"), "012", { ttlMs: 60_000 });
+      const out = await kv.batch([
+        { op: "get", key: k("b-old") },
+        { op: "set", key: k("b-old"), value: "new", nx: true },
+        { op: "set", key: k("b-new"), value: "007", nx: true, ttlMs: 60_000 },
+        { op: "incr", key: k("b-n"), ttlMs: 60_000 },
+        { op: "incr", key: k("b-n"), by: 4, ttlMs: 1 },
+        { op: "get", key: k("b-missing") },
+        { op: "getdel", key: k("b-new") },
+        { op: "del", keys: [k("b-old"), k("b-missing")] },
+        { op: "del", keys: [] },
+      ]);
+      assert.deepEqual(out, ["012", false, true, 1, 5, null, "007", 1, 0]);
+      assert.equal(await kv.get(k("b-old")), null);
+      assert.equal(await kv.get(k("b-new")), null);
+      // The counter's expiry was set by its first increment only (60 s, not 1 ms).
+      const ttl = await kv.pttl(k("b-n"));
+      assert.ok(ttl > 1_000 && ttl <= 60_000, `pttl ${ttl}`);
+      assert.deepEqual(await kv.batch([]), []);
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): a batch is atomic with respect to other commands`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      // 20 concurrent batches each read-and-increment: every batch sees its own increment's
+      // result right after its own read, never another batch's in between.
+      const results = await Promise.all(
+        Array.from(
+          { length: 20 },
+          () => kv.batch([{ op: "get", key: k("atom") }, { op: "incr", key: k("atom") }]),
+        ),
+      );
+      for (const [read, after] of results) {
+        assert.equal(Number(read ?? 0) + 1, after);
+      }
+      assert.deepEqual(results.map((r) => r[1]).sort((a, b) => Number(a) - Number(b)), [
+        ...Array.from({ length: 20 }, (_, i) => i + 1),
+      ]);
+    },
+  });
 }

@@ -40,13 +40,13 @@ Deno.test("state: nothing about a code survives its expiry", async () => {
     nowMs: now(),
     expiresAtMs: now() + 60_000,
   });
-  const n = JSON.parse((await kv.get(`otp:code:${keys.rid}`))!).n;
   advance(10_000);
   assert.equal(await checkCode(kv, hashKey, { rid: keys.rid, otp: "111111", nowMs: now() }), false);
-  assert.ok((await kv.pttl(`otp:try:${keys.rid}:${n}`)) <= 50_000, "attempts expire with the code");
+  const triesTtl = await kv.pttl(`otp:try:${keys.rid}`);
+  assert.ok(triesTtl > 0 && triesTtl <= 50_000, `attempts expire with the code (${triesTtl})`);
   advance(50_000);
   assert.equal(await kv.pttl(`otp:code:${keys.rid}`), -2);
-  assert.equal(await kv.pttl(`otp:try:${keys.rid}:${n}`), -2);
+  assert.equal(await kv.pttl(`otp:try:${keys.rid}`), -2);
   assert.equal(await checkCode(kv, hashKey, { rid: keys.rid, otp: "555555", nowMs: now() }), false);
 });
 
@@ -82,4 +82,25 @@ Deno.test("state: removing a failed code leaves a newer one in place", async () 
   });
   await removeOld();
   assert.equal(await checkCode(kv, hashKey, { rid: keys.rid, otp: "222222", nowMs: now() }), true);
+});
+
+Deno.test("state: a new code starts with fresh attempts; a check without a code leaves no counter", async () => {
+  const { kv, hashKey, keys, now } = await setup();
+  const store = (code: string) =>
+    storeCode(kv, hashKey, { rid: keys.rid, code, nowMs: now(), expiresAtMs: now() + 60_000 });
+  const check = (otp: string) => checkCode(kv, hashKey, { rid: keys.rid, otp, nowMs: now() });
+  assert.equal(await check("000000"), false);
+  assert.equal(await kv.pttl(`otp:try:${keys.rid}`), -2);
+  await store("123123");
+  for (let i = 0; i < 4; i++) assert.equal(await check("999999"), false);
+  // A new code resets the count: four more wrong tries, then the right one still works.
+  await store("456456");
+  for (let i = 0; i < 4; i++) assert.equal(await check("999999"), false);
+  assert.equal(await check("456456"), true);
+  assert.equal(await check("456456"), false, "single use");
+  // Five wrong tries void the code.
+  await store("789789");
+  for (let i = 0; i < 5; i++) assert.equal(await check("999999"), false);
+  assert.equal(await check("789789"), false);
+  assert.equal(await kv.get(`otp:code:${keys.rid}`), null);
 });
