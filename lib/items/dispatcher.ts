@@ -77,14 +77,21 @@ export async function claimDueDeliveries(
     ],
   );
   const masterKey = services.secrets.kmsMasterKey;
-  return await Promise.all(rows.map(async (r) => ({
-    gameIndex: r.game_index,
-    transactionId: r.transaction_id,
-    body: r.body,
-    attempts: r.attempts,
-    leaseToken: token,
-    endpoint: await openItemEndpoint(masterKey, r),
-  })));
+  // Rows of one game share its endpoint: its vendor word is opened once per claim.
+  const endpoints = new Map<string, ReturnType<typeof openItemEndpoint>>();
+  return await Promise.all(rows.map(async (r) => {
+    const which = `${r.game_index}\n${r.vendor_word}`;
+    let endpoint = endpoints.get(which);
+    if (!endpoint) endpoints.set(which, endpoint = openItemEndpoint(masterKey, r));
+    return {
+      gameIndex: r.game_index,
+      transactionId: r.transaction_id,
+      body: r.body,
+      attempts: r.attempts,
+      leaseToken: token,
+      endpoint: await endpoint,
+    };
+  }));
 }
 
 /** What one attempt of a claimed row came to. */
@@ -234,33 +241,45 @@ export async function dispatchDueItems(
   options: DispatchOptions = {},
 ): Promise<number> {
   const concurrency = options.concurrency ?? 16;
-  let sent = 0;
-  for (let round = 0; round < (options.maxRounds ?? 20); round++) {
-    const claims = await claimDueDeliveries(services, {
+  const maxRounds = options.maxRounds ?? 20;
+  const claim = () =>
+    claimDueDeliveries(services, {
       limit: options.batchSize ?? 64,
       gameIndex: options.gameIndex,
       attemptTimeoutMs: options.attemptTimeoutMs,
     });
-    if (claims.length === 0) break;
+  let sent = 0;
+  let claims = await claim();
+  for (let round = 0; claims.length > 0; round++) {
     const results: AttemptResult[] = [];
     let next = 0;
     const worker = async () => {
       while (next < claims.length) {
-        const claim = claims[next++];
+        const claimed = claims[next++];
         try {
           results.push(
-            await attemptClaimed(services, claim, { attemptTimeoutMs: options.attemptTimeoutMs }),
+            await attemptClaimed(services, claimed, {
+              attemptTimeoutMs: options.attemptTimeoutMs,
+            }),
           );
         } catch (err) {
           // The row stays leased and is retried when the lease expires.
-          services.log.error("item delivery failed", { transactionId: claim.transactionId, err });
+          services.log.error("item delivery failed", {
+            transactionId: claimed.transactionId,
+            err,
+          });
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, worker));
-    // A failed write leaves the rows leased: they are sent again when the lease expires and the
-    // receiver's 20001 absorbs the repeat.
-    const statuses = await recordOutcomes(services, results);
+    sent += claims.length;
+    // The round's outcomes are written while the next round is claimed: the rows just sent are
+    // still leased, so the claim cannot take them again. A failed write leaves the rows leased:
+    // they are sent again when the lease expires and the receiver's 20001 absorbs the repeat.
+    const [statuses, nextClaims] = await Promise.all([
+      recordOutcomes(services, results),
+      round + 1 < maxRounds ? claim() : Promise.resolve([]),
+    ]);
     for (const r of results) {
       logAttempt(
         services,
@@ -268,7 +287,7 @@ export async function dispatchDueItems(
         statuses.get(`${r.claim.gameIndex}:${r.claim.transactionId}`) ?? null,
       );
     }
-    sent += claims.length;
+    claims = nextClaims;
   }
   return sent;
 }
