@@ -126,6 +126,23 @@ function curate(lang: string): { forbidden: string[]; allow: string[] } {
     out.set(k, entry);
   }
   for (const [k, m] of marked) if (!out.has(k) && !removed.has(k)) out.set(k, m);
+  if (lang === "en") {
+    // Whole-word entries match whole words only, so their plurals are entries of their own
+    // (pussy -> pussies, fag -> fags), with the entry's own rule (context-only stays so).
+    const allowed = new Set((c.allow ?? []).map(key));
+    for (const entry of [...out.values()]) {
+      const bare = entry.replace(/^~/, "");
+      if (!/^[a-z]+$/.test(bare) || bare.length < 3) continue;
+      const plural = /[^aeiou]y$/.test(bare)
+        ? bare.slice(0, -1) + "ies"
+        : /(s|sh|ch|x|z)$/.test(bare)
+        ? bare + "es"
+        : bare + "s";
+      const k = key(plural);
+      if (out.has(k) || removed.has(k) || allowed.has(k)) continue;
+      out.set(k, (entry.startsWith("~") ? "~" : "") + plural);
+    }
+  }
   return { forbidden: [...out.values()], allow: [...new Set(c.allow ?? [])] };
 }
 

@@ -230,6 +230,20 @@ export const CURATION: Record<string, Curation> = {
       "~dyke",
       "~prick",
       "~abo",
+      // Common in abusive chat, absent from the source list (seen in the labelled tweet set of
+      // bench/abuse_tweets.ts): the slang sense of "hoe" far outweighs the garden tool in chat.
+      "hoe",
+      "~ho",
+      "~hos",
+      "nig",
+      "nicca",
+      "niglet",
+      "wigger",
+      "wigga",
+      "gaywad",
+      "white trash",
+      "~coon",
+      "~queer",
     ],
     allow: [
       "gangbanger",

@@ -1,0 +1,116 @@
+/**
+ * Recall on labelled abusive tweets and false positives on labelled clean ones, for our detector
+ * with the built-in lexicons only (no studio words) and for the public filters on npm, on the same
+ * texts. The data is the labelled tweet set of Davidson et al., "Automated Hate Speech Detection
+ * and the Problem of Offensive Language" (ICWSM 2017; MIT licence), in its published CSV layout
+ * (`,count,hate_speech,offensive_language,neither,class,tweet`; class 0 hate speech, 1 offensive,
+ * 2 neither). It is not shipped with this repository: pass the CSV, or excerpts of it.
+ *
+ *   deno run -A bench/abuse_tweets.ts <labeled_data.csv | excerpt files...>
+ *
+ * Excerpts may start and end inside a row: the partial first and last rows of each file are
+ * dropped, and rows are kept once by their index. Tweets are HTML-unescaped (`&amp;`, `&#128514;`)
+ * before they are checked, as a chat message would arrive.
+ */
+import { Filter as BadWords } from "bad-words";
+import leoProfanity from "leo-profanity";
+import { profanity as toadProfanity } from "@2toad/profanity";
+import { type Filter, obscenityPreset, ourFilter } from "./abuse_eval.ts";
+
+/** One labelled tweet. */
+export interface LabelledTweet {
+  index: number;
+  /** 0 hate speech, 1 offensive language, 2 neither (the annotators' majority). */
+  label: 0 | 1 | 2;
+  text: string;
+}
+
+const ROW_START = /^(\d+),(\d+),(\d+),(\d+),(\d+),([012]),/gm;
+
+/** Reads the rows of a CSV file or excerpt; `whole` keeps the last row (the file is complete). */
+export function parseRows(csv: string, whole: boolean): LabelledTweet[] {
+  const starts = [...csv.matchAll(ROW_START)];
+  const rows: LabelledTweet[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const m = starts[i];
+    const end = i + 1 < starts.length ? starts[i + 1].index! : csv.length;
+    if (i + 1 === starts.length && !whole) break;
+    let field = csv.slice(m.index! + m[0].length, end).replace(/\r?\n$/, "");
+    if (field.startsWith('"')) {
+      if (!field.endsWith('"')) continue; // cut inside a quoted field
+      field = field.slice(1, -1).replaceAll('""', '"');
+    }
+    rows.push({ index: Number(m[1]), label: Number(m[6]) as 0 | 1 | 2, text: unescapeHtml(field) });
+  }
+  return rows;
+}
+
+/** The HTML escapes the tweets were stored with. */
+export function unescapeHtml(text: string): string {
+  return text
+    .replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, n) => String.fromCodePoint(parseInt(n, 16)))
+    .replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", '"')
+    .replaceAll("&amp;", "&");
+}
+
+function publicFilters(): [string, Filter][] {
+  const badWords = new BadWords();
+  return [
+    ["obscenity (English preset)", obscenityPreset()],
+    ["bad-words", (text) => {
+      try {
+        return badWords.isProfane(text);
+      } catch {
+        return false;
+      }
+    }],
+    ["leo-profanity", (text) => leoProfanity.check(text)],
+    ["@2toad/profanity", (text) => toadProfanity.exists(text)],
+  ];
+}
+
+if (import.meta.main) {
+  const files = Deno.args.filter((a) => !a.startsWith("--"));
+  if (files.length === 0) {
+    console.error("usage: deno run -A bench/abuse_tweets.ts <labeled_data.csv | excerpts...>");
+    Deno.exit(2);
+  }
+  const byIndex = new Map<number, LabelledTweet>();
+  for (const file of files) {
+    const text = await Deno.readTextFile(file);
+    const whole = text.startsWith(",count,hate_speech") && files.length === 1;
+    for (const row of parseRows(text, whole)) byIndex.set(row.index, row);
+  }
+  const tweets = [...byIndex.values()].sort((a, b) => a.index - b.index);
+  const groups: [string, LabelledTweet[]][] = [
+    ["hate speech (class 0)", tweets.filter((t) => t.label === 0)],
+    ["offensive (class 1)", tweets.filter((t) => t.label === 1)],
+    ["abusive (0 and 1)", tweets.filter((t) => t.label !== 2)],
+    ["clean (class 2): flagged", tweets.filter((t) => t.label === 2)],
+  ];
+  const filters: [string, Filter][] = [
+    ["ours (lang_code en)", ourFilter(true)],
+    ["ours (language unknown)", ourFilter(false)],
+    ...publicFilters(),
+  ];
+  console.log(`${tweets.length} labelled tweets from ${files.length} file(s)\n`);
+  const header = ["tweets", ...filters.map(([name]) => name)];
+  const lines = groups.map(([name, group]) => [
+    `${name}, n=${group.length}`,
+    ...filters.map(([, filter]) => {
+      const hit = group.filter((t) => filter(t.text, "en")).length;
+      return `${(100 * hit / Math.max(1, group.length)).toFixed(1)} % (${hit})`;
+    }),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cols: string[]) => "| " + cols.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |";
+  console.log([fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...lines.map(fmt)].join("\n"));
+  if (Deno.args.includes("--misses")) {
+    const ours = ourFilter(true);
+    console.log("\nabusive tweets ours misses:");
+    for (const t of tweets) if (t.label !== 2 && !ours(t.text, "en")) console.log(`  ${t.text}`);
+    console.log("\nclean tweets ours flags:");
+    for (const t of tweets) if (t.label === 2 && ours(t.text, "en")) console.log(`  ${t.text}`);
+  }
+}
