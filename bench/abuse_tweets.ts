@@ -1,20 +1,24 @@
 /**
- * Recall on labelled abusive tweets and false positives on labelled clean ones, for our detector
+ * Recall on labelled abusive texts and false positives on labelled clean ones, for our detector
  * with the built-in lexicons only (no studio words) and for the public filters on npm, on the same
- * texts. The data is the labelled tweet set of Davidson et al., "Automated Hate Speech Detection
- * and the Problem of Offensive Language" (ICWSM 2017; MIT licence), in its published CSV layout
- * (`,count,hate_speech,offensive_language,neither,class,tweet`; class 0 hate speech, 1 offensive,
- * 2 neither). It is not shipped with this repository: pass the CSV, or excerpts of it.
+ * texts. Two public labelled sets, neither shipped with this repository (pass the files, or
+ * excerpts of them):
+ * - English tweets: Davidson et al., "Automated Hate Speech Detection and the Problem of Offensive
+ *   Language" (ICWSM 2017; MIT licence), CSV `,count,hate_speech,offensive_language,neither,
+ *   class,tweet` (class 0 hate speech, 1 offensive, 2 neither). Excerpts may start and end inside
+ *   a row: partial rows are dropped and rows are kept once by their index. Tweets are
+ *   HTML-unescaped (`&amp;`, `&#128514;`) first, as a chat message would arrive.
+ * - Korean comments (`--ko`): the Curse-detection-data set (2runo, MIT licence), one
+ *   `comment|label` per line (1 curse, 0 clean). The first line of an excerpt is dropped unless
+ *   the file name ends in `_0.txt` (the excerpt that starts the set); a cut last line is dropped.
  *
- *   deno run -A bench/abuse_tweets.ts <labeled_data.csv | excerpt files...>
- *
- * Excerpts may start and end inside a row: the partial first and last rows of each file are
- * dropped, and rows are kept once by their index. Tweets are HTML-unescaped (`&amp;`, `&#128514;`)
- * before they are checked, as a chat message would arrive.
+ *   deno run -A bench/abuse_tweets.ts <labeled_data.csv | excerpts...> [--misses]
+ *   deno run -A bench/abuse_tweets.ts --ko <dataset.txt | excerpts...> [--misses]
  */
 import { Filter as BadWords } from "bad-words";
 import leoProfanity from "leo-profanity";
 import { profanity as toadProfanity } from "@2toad/profanity";
+import KoreanBadWords from "badwords-ko";
 import { type Filter, obscenityPreset, ourFilter } from "./abuse_eval.ts";
 
 /** One labelled tweet. */
@@ -54,6 +58,21 @@ export function unescapeHtml(text: string): string {
     .replaceAll("&amp;", "&");
 }
 
+/** Reads `comment|label` lines; `first` keeps the first line (the excerpt starts the set). */
+export function parseLabelledLines(
+  text: string,
+  first: boolean,
+): { text: string; curse: boolean }[] {
+  const lines = text.split("\n");
+  if (!first) lines.shift();
+  const out: { text: string; curse: boolean }[] = [];
+  for (const line of lines) {
+    const m = /^(.*)\|([01])\s*$/s.exec(line);
+    if (m) out.push({ text: m[1], curse: m[2] === "1" });
+  }
+  return out;
+}
+
 function publicFilters(): [string, Filter][] {
   const badWords = new BadWords();
   return [
@@ -70,7 +89,53 @@ function publicFilters(): [string, Filter][] {
   ];
 }
 
-if (import.meta.main) {
+function printTable(filters: [string, Filter][], groups: [string, string[]][], lang: "en" | "ko") {
+  const header = ["texts", ...filters.map(([name]) => name)];
+  const lines = groups.map(([name, group]) => [
+    `${name}, n=${group.length}`,
+    ...filters.map(([, filter]) => {
+      const hit = group.filter((t) => filter(t, lang)).length;
+      return `${(100 * hit / Math.max(1, group.length)).toFixed(1)} % (${hit})`;
+    }),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cols: string[]) => "| " + cols.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |";
+  console.log([fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...lines.map(fmt)].join("\n"));
+}
+
+async function korean(files: string[]) {
+  const seen = new Map<string, boolean>();
+  for (const file of files) {
+    const text = await Deno.readTextFile(file);
+    for (const row of parseLabelledLines(text, /_0\.txt$/.test(file))) {
+      seen.set(row.text, row.curse);
+    }
+  }
+  const rows = [...seen].map(([text, curse]) => ({ text, curse }));
+  const koBadWords = new KoreanBadWords();
+  const filters: [string, Filter][] = [
+    ["ours (lang_code ko)", ourFilter(true)],
+    ["ours (language unknown)", ourFilter(false)],
+    ["badwords-ko", (text) => koBadWords.isProfane(text)],
+    ...publicFilters(),
+  ];
+  console.log(`${rows.length} labelled Korean comments from ${files.length} file(s)\n`);
+  printTable(filters, [
+    ["curse (label 1)", rows.filter((r) => r.curse).map((r) => r.text)],
+    ["clean (label 0): flagged", rows.filter((r) => !r.curse).map((r) => r.text)],
+  ], "ko");
+  if (Deno.args.includes("--misses")) {
+    const ours = ourFilter(true);
+    console.log("\ncurse comments ours misses:");
+    for (const r of rows) if (r.curse && !ours(r.text, "ko")) console.log(`  ${r.text}`);
+    console.log("\nclean comments ours flags:");
+    for (const r of rows) if (!r.curse && ours(r.text, "ko")) console.log(`  ${r.text}`);
+  }
+}
+
+if (import.meta.main && Deno.args.includes("--ko")) {
+  await korean(Deno.args.filter((a) => !a.startsWith("--")));
+} else if (import.meta.main) {
   const files = Deno.args.filter((a) => !a.startsWith("--"));
   if (files.length === 0) {
     console.error("usage: deno run -A bench/abuse_tweets.ts <labeled_data.csv | excerpts...>");
@@ -95,17 +160,7 @@ if (import.meta.main) {
     ...publicFilters(),
   ];
   console.log(`${tweets.length} labelled tweets from ${files.length} file(s)\n`);
-  const header = ["tweets", ...filters.map(([name]) => name)];
-  const lines = groups.map(([name, group]) => [
-    `${name}, n=${group.length}`,
-    ...filters.map(([, filter]) => {
-      const hit = group.filter((t) => filter(t.text, "en")).length;
-      return `${(100 * hit / Math.max(1, group.length)).toFixed(1)} % (${hit})`;
-    }),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cols: string[]) => "| " + cols.map((c, i) => c.padEnd(widths[i])).join(" | ") + " |";
-  console.log([fmt(header), fmt(widths.map((w) => "-".repeat(w))), ...lines.map(fmt)].join("\n"));
+  printTable(filters, groups.map(([name, group]) => [name, group.map((t) => t.text)]), "en");
   if (Deno.args.includes("--misses")) {
     const ours = ourFilter(true);
     console.log("\nabusive tweets ours misses:");

@@ -11,10 +11,9 @@
  */
 import { Hono } from "hono";
 import { cliFlag } from "../dev/cli_flag.ts";
-import { atFinish, finish, freePort, median, spawnDeno, useTier } from "./real_tier.ts";
-import { appWith, seedTenant, testEnv } from "../tests/harness.ts";
-import { batchedLines, createLogger, writeAll } from "../lib/log.ts";
-import { registerItemRequest } from "../lib/items/register.ts";
+import { atFinish, freePort, median, runScript, spawnDeno, useTier } from "./real_tier.ts";
+import { seedTenant, testEnv } from "../tests/harness.ts";
+import { seedItemRead, serveApp } from "./served_app.ts";
 import { seedChainTxs } from "../tests/seed_rows.ts";
 
 const tier = Deno.args[0] === "real" ? "real" : "embedded";
@@ -56,28 +55,10 @@ async function wrk(target: Target): Promise<Run> {
 async function main() {
   await useTier(tier);
   const { services } = await testEnv();
-  // Served as server.ts runs it: request lines at info, written in batches as server.ts writes
-  // them to stdout, here to /dev/null. The harness's own app captures and scans every line at
-  // debug for secrets, which is a test cost, not the product's.
-  const devNull = Deno.openSync("/dev/null", { write: true });
-  const lines = batchedLines((chunk) => writeAll((b) => devNull.writeSync(b), chunk));
-  const app = await appWith({ log: createLogger("info", lines.sink) });
-  const port = freePort();
-  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
-  atFinish(() => server.shutdown());
+  const base = await serveApp();
   const barePort = freePort();
   await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
-
-  const t = await seedTenant("http bench");
-  const { apiKey } = await t.apiKey(["items", "otp"]);
-  const item = await registerItemRequest(services.db, {
-    gameIndex: t.gameIndex,
-    idCategory: "vid",
-    id: "bench-user",
-    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-    reason: "e",
-    serverId: "s1",
-  }, { nowMs: services.clock.now() });
+  const { tenant: t, apiKey, transactionId } = await seedItemRead("http bench");
   // Two apps of one game: one with 100 transaction records, one with 100,000.
   const small = await seedTenant("tx 100");
   const large = await seedTenant("tx 100000");
@@ -104,18 +85,17 @@ async function main() {
     floor.fetch,
   );
   atFinish(() => floorServer.shutdown());
-  const base = `http://127.0.0.1:${port}`;
   const targets: Target[] = [
     { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` },
     { name: "service /healthz", url: `${base}/healthz` },
     {
       name: "bare Hono + the item read's SELECT (floor)",
-      url: `http://127.0.0.1:${floorPort}/item/${item.transactionId}`,
+      url: `http://127.0.0.1:${floorPort}/item/${transactionId}`,
     },
     { name: "GET /service/v1/tx (bearer)", url: `${base}/service/v1/tx`, headers: t.chainHeaders },
     {
       name: "GET /items/v1/requests/{id} (API key)",
-      url: `${base}/items/v1/requests/${item.transactionId}`,
+      url: `${base}/items/v1/requests/${transactionId}`,
       headers: { authorization: `Bearer ${apiKey}` },
     },
     {
@@ -159,10 +139,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-} finally {
-  await finish();
-}
+await runScript(main);

@@ -8,9 +8,9 @@
  *   deno run -A bench/items_load.ts embedded|real [--n 2000] [--old 100000] [--rounds 3]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
-import { atFinish, finish, median, useTier } from "./real_tier.ts";
+import { atFinish, median, runScript, useTier } from "./real_tier.ts";
 import { testEnv } from "../tests/harness.ts";
-import { batchedLines, createLogger, writeAll } from "../lib/log.ts";
+import { serverLogger } from "./served_app.ts";
 import { itemFixture } from "../tests/lib/items/fixture.ts";
 import { registerItemRequest } from "../lib/items/register.ts";
 import { dispatchSoon } from "../lib/items/dispatcher.ts";
@@ -53,8 +53,7 @@ async function pool<T>(items: T[], concurrency: number, fn: (item: T) => Promise
 async function main() {
   await useTier(tier);
   const { services } = await testEnv();
-  const devNull = Deno.openSync("/dev/null", { write: true });
-  const lines = batchedLines((chunk) => writeAll((b) => devNull.writeSync(b), chunk));
+  const log = serverLogger();
   const results: Record<
     string,
     { rate: number[]; registerRate: number[]; perDelivery: number[]; extra: number[] }
@@ -96,7 +95,7 @@ async function main() {
       const db = counting(services.db);
       // Attempt lines at info into a batched sink, as server.ts writes them (the harness's own
       // logger captures and scans every line for secrets, a test cost).
-      const s: Services = { ...services, db, log: createLogger("info", lines.sink) };
+      const s: Services = { ...services, db, log: log };
       const inputs = Array.from({ length: N }, input);
       const receivedBefore = f.server.received;
       const appliedBefore = f.server.store.applied.length;
@@ -159,10 +158,4 @@ async function main() {
   }
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-} finally {
-  await finish();
-}
+await runScript(main);

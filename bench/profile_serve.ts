@@ -7,10 +7,8 @@
  *     healthz|item|tx [--seconds 8]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
-import { atFinish, finish, freePort, useTier } from "./real_tier.ts";
-import { appWith, seedTenant, testEnv } from "../tests/harness.ts";
-import { batchedLines, createLogger, writeAll } from "../lib/log.ts";
-import { registerItemRequest } from "../lib/items/register.ts";
+import { runScript, useTier } from "./real_tier.ts";
+import { seedItemRead, serveApp } from "./served_app.ts";
 
 const tier = Deno.args[0] === "real" ? "real" : "embedded";
 const what = Deno.args[1] ?? "healthz";
@@ -18,27 +16,11 @@ const seconds = Number(cliFlag("seconds") ?? 8);
 
 async function main() {
   await useTier(tier);
-  const { services } = await testEnv();
-  const devNull = Deno.openSync("/dev/null", { write: true });
-  const lines = batchedLines((chunk) => writeAll((b) => devNull.writeSync(b), chunk));
-  const app = await appWith({ log: createLogger("info", lines.sink) });
-  const port = freePort();
-  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
-  atFinish(() => server.shutdown());
-  const t = await seedTenant("profile");
-  const { apiKey } = await t.apiKey(["items"]);
-  const item = await registerItemRequest(services.db, {
-    gameIndex: t.gameIndex,
-    idCategory: "vid",
-    id: "bench-user",
-    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-    reason: "e",
-    serverId: "s1",
-  }, { nowMs: services.clock.now() });
-  const base = `http://127.0.0.1:${port}`;
+  const base = await serveApp();
+  const { tenant: t, apiKey, transactionId } = await seedItemRead("profile");
   const target = what === "item"
     ? {
-      url: `${base}/items/v1/requests/${item.transactionId}`,
+      url: `${base}/items/v1/requests/${transactionId}`,
       headers: { authorization: `Bearer ${apiKey}` },
     }
     : what === "tx"
@@ -52,10 +34,4 @@ async function main() {
   console.log(new TextDecoder().decode(out.stdout));
 }
 
-try {
-  await main();
-} catch (err) {
-  console.error(err);
-} finally {
-  await finish();
-}
+await runScript(main);

@@ -76,3 +76,13 @@ export async function finish(): Promise<never> {
 export function median(xs: number[]): number {
   return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 }
+
+/** Runs a load script's main, prints what it threw, then stops everything it started and exits. */
+export async function runScript(main: () => Promise<void>): Promise<never> {
+  try {
+    await main();
+  } catch (err) {
+    console.error(err);
+  }
+  return await finish();
+}

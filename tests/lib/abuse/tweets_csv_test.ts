@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseRows, unescapeHtml } from "../../../bench/abuse_tweets.ts";
+import { parseLabelledLines, parseRows, unescapeHtml } from "../../../bench/abuse_tweets.ts";
 
 // A made-up excerpt in the labelled set's CSV layout, cut inside a row at both ends.
 const excerpt = [
@@ -23,4 +23,13 @@ Deno.test("tweet set: excerpt rows parse, partial rows dropped, HTML unescaped",
   );
   assert.deepEqual(whole, [{ index: 0, label: 2, text: "only row" }]);
   assert.equal(unescapeHtml("&lt;3 &#x1F600; &quot;x&quot; &amp;amp;"), '<3 😀 "x" &amp;');
+});
+
+Deno.test("comment set: labelled lines parse; an excerpt's first line is dropped", () => {
+  const text = "잘린 앞줄|1\n첫 댓글 | 파이프 포함|0\n둘째|1\n잘린 끝줄|";
+  assert.deepEqual(parseLabelledLines(text, false), [
+    { text: "첫 댓글 | 파이프 포함", curse: false },
+    { text: "둘째", curse: true },
+  ]);
+  assert.equal(parseLabelledLines(text, true)[0].text, "잘린 앞줄");
 });

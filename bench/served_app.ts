@@ -1,0 +1,42 @@
+/**
+ * The app as server.ts serves it, for load scripts: over the test services (seeded through the
+ * harness), with request lines at info written in batches as server.ts writes them to stdout,
+ * here to /dev/null. (The harness's own app captures and scans every line at debug for secrets,
+ * which is a test cost, not the product's.)
+ */
+import { appWith, seedTenant, testEnv } from "../tests/harness.ts";
+import { batchedLines, createLogger, type Logger, writeAll } from "../lib/log.ts";
+import { registerItemRequest } from "../lib/items/register.ts";
+import { atFinish, freePort } from "./real_tier.ts";
+
+/** A logger as server.ts makes it (info, lines batched per turn), writing to /dev/null. */
+export function serverLogger(): Logger {
+  const devNull = Deno.openSync("/dev/null", { write: true });
+  const lines = batchedLines((chunk) => writeAll((b) => devNull.writeSync(b), chunk));
+  return createLogger("info", lines.sink);
+}
+
+/** Serves the production-configured app on a free loopback port; returns its base URL. */
+export async function serveApp(): Promise<string> {
+  const app = await appWith({ log: serverLogger() });
+  const port = freePort();
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
+  atFinish(() => server.shutdown());
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A tenant with an items API key and one registered item request to read back. */
+export async function seedItemRead(name: string) {
+  const { services } = await testEnv();
+  const tenant = await seedTenant(name);
+  const { apiKey } = await tenant.apiKey(["items", "otp"]);
+  const item = await registerItemRequest(services.db, {
+    gameIndex: tenant.gameIndex,
+    idCategory: "vid",
+    id: "bench-user",
+    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+    reason: "e",
+    serverId: "s1",
+  }, { nowMs: services.clock.now() });
+  return { tenant, apiKey, transactionId: item.transactionId };
+}
