@@ -106,6 +106,7 @@ function curate(lang: string): { forbidden: string[]; allow: string[] } {
   const key = (w: string) => normalizedString(w.trim());
   const removed = new Set((c.remove ?? []).map(key));
   const context = new Set((c.context ?? []).map(key));
+  const definite = new Set((c.definite ?? []).map(key));
   const marked = new Map((c.marks ?? []).map((m) => [key(m.replace(/^[*|]|[*|]$/g, "")), m]));
   const out = new Map<string, string>();
   for (const raw of [...sourceList(lang), ...(c.add ?? [])]) {
@@ -120,7 +121,8 @@ function curate(lang: string): { forbidden: string[]; allow: string[] } {
     // A single character of a script without spaces is an ordinary syllable or ideogram too
     // often (性, 奶, 씹): it counts only beside a definite match.
     const letters = [...w.replace(/[^\p{L}]/gu, "")];
-    if (context.has(k) || (letters.length === 1 && RE_NOSPACE.test(letters[0]))) {
+    const oneSyllable = letters.length === 1 && RE_NOSPACE.test(letters[0]) && !definite.has(k);
+    if (context.has(k) || oneSyllable) {
       entry = "~" + entry;
     }
     out.set(k, entry);

@@ -2,7 +2,7 @@
 // 1.2.0 (List of Dirty, Naughty, Obscene, and Otherwise Bad Words, by Shutterstock and
 // contributors, CC-BY-4.0, modified: curated), badwords-ko 1.0.4 (MIT) and chinese-conv 4.0.0
 // (MIT, Traditional Chinese conversion). Licence notices: lib/abuse/LEXICON_NOTICE.md.
-// Do not edit. Entries: ko 535, en 610, ja 157, zh 300, zh-tw 294, es 63, ru 174, de 68, fr 87, pt 59, it 135, th 40, id 31, tr 157, ms 24, vi 29.
+// Do not edit. Entries: ko 551, en 610, ja 157, zh 300, zh-tw 294, es 63, ru 174, de 68, fr 87, pt 59, it 135, th 40, id 31, tr 157, ms 24, vi 29.
 import type { Language } from "./languages.ts";
 
 /** Built-in lexicon entries (with matching markers) and allowed words per language. */
@@ -63,7 +63,7 @@ export const LEXICON: Record<Language, { forbidden: string[]; allow: string[] }>
       "~자지",
       "잡년",
       "종간나",
-      "~좆",
+      "좆",
       "좆만",
       "죽일년",
       "쥐좆",
@@ -544,6 +544,22 @@ export const LEXICON: Record<Language, { forbidden: string[]; allow: string[] }>
       "느금마",
       "니애미",
       "애비",
+      "졵나",
+      "틀딱",
+      "버러지",
+      "빡대가리",
+      "찐따",
+      "벙신",
+      "멍충이",
+      "니에미",
+      "처죽",
+      "쳐죽",
+      "새꺄",
+      "한남충",
+      "베충",
+      "개보지",
+      "~홍어",
+      "~매국노",
     ],
     "allow": [
       "시발점",
