@@ -10,53 +10,16 @@
  *
  * Deno-only tooling (not shipped to Workers).
  */
-import { loadConfig } from "../lib/config.ts";
 import type { Services } from "../lib/services.ts";
 import type { Kv } from "../lib/kv/port.ts";
 import { openMemoryKv } from "../lib/kv/memory.ts";
 import { openUpstashKv } from "../lib/kv/upstash.ts";
-import { createOutbound } from "../lib/outbound/mod.ts";
-import { createOtpProviders } from "../lib/otp/delivery/mod.ts";
 import { sendSmsOtp } from "../lib/otp/send.ts";
 import { verifyOtp } from "../lib/otp/verify.ts";
-import type { OtpTopic } from "../lib/otp/topics.ts";
-import { systemClock } from "../lib/clock.ts";
-import { createLogger } from "../lib/log.ts";
 import { startUpstashBridge } from "../dev/upstash_bridge.ts";
+import { benchTopic, servicesOver } from "./otp_services.ts";
 
-const topic: OtpTopic = {
-  gameIndex: 1,
-  topic: "bench",
-  serviceName: "Bench",
-  mode: "provider",
-  callbackUrl: null,
-  expirySeconds: 180,
-  timeZone: "Asia/Seoul",
-  codeLength: 6,
-};
-
-/** Just the services send and verify use, around a given KV. */
-function servicesOver(kv: Kv): Services {
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    OTP_TOPIC_PER_MINUTE: "1000000000",
-    OTP_RECEIVER_PER_DAY: "1000000",
-  });
-  return {
-    config,
-    kv,
-    clock: systemClock,
-    log: createLogger("silent"),
-    outbound: createOutbound({ allowPrivate: true, defaultTimeoutMs: 5_000 }),
-    secrets: {
-      adminToken: "bench-admin-token-000000",
-      jwtPrivateJwk: "",
-      kmsMasterKey: "bench-master-key",
-      webhookSecret: "bench-webhook",
-    },
-    otpProviders: createOtpProviders(config),
-  } as unknown as Services;
-}
+const topic = benchTopic("bench");
 
 let seq = 0;
 function nextNumber(): string {

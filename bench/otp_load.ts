@@ -6,56 +6,16 @@
  *   deno run -A bench/otp_load.ts [--n 1000]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
+import { benchTopic, servicesOver } from "./otp_services.ts";
 import { finish, spawnDeno } from "./real_tier.ts";
-import { loadConfig } from "../lib/config.ts";
 import type { Services } from "../lib/services.ts";
 import type { Kv } from "../lib/kv/port.ts";
 import { openUpstashKv } from "../lib/kv/upstash.ts";
-import { createOutbound } from "../lib/outbound/mod.ts";
-import { createOtpProviders } from "../lib/otp/delivery/mod.ts";
 import { sendSmsOtp } from "../lib/otp/send.ts";
 import { verifyOtp } from "../lib/otp/verify.ts";
-import type { OtpTopic } from "../lib/otp/topics.ts";
-import { systemClock } from "../lib/clock.ts";
-import { createLogger } from "../lib/log.ts";
-import { createMetrics } from "../lib/metrics.ts";
-import type { Sql } from "../lib/db/port.ts";
 
 const N = Number(cliFlag("n") ?? 1000);
-const topic: OtpTopic = {
-  gameIndex: 1,
-  topic: `load-${crypto.randomUUID().slice(0, 6)}`,
-  serviceName: "Bench",
-  mode: "provider",
-  callbackUrl: null,
-  expirySeconds: 180,
-  timeZone: "Asia/Seoul",
-  codeLength: 6,
-};
-
-function servicesOver(kv: Kv): Services {
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    OTP_TOPIC_PER_MINUTE: "1000000000",
-    OTP_RECEIVER_PER_DAY: "1000000",
-  });
-  return {
-    config,
-    kv,
-    clock: systemClock,
-    log: createLogger("silent"),
-    outbound: createOutbound({ allowPrivate: true, defaultTimeoutMs: 5_000 }),
-    secrets: {
-      adminToken: "bench-admin-token-000000",
-      jwtPrivateJwk: "",
-      kmsMasterKey: "bench-master-key",
-      webhookSecret: "bench-webhook",
-    },
-    otpProviders: createOtpProviders(config),
-    // Counters only; the database gauges are never rendered here.
-    metrics: createMetrics({} as Sql),
-  } as unknown as Services;
-}
+const topic = benchTopic(`load-${crypto.randomUUID().slice(0, 6)}`);
 
 const base = Math.floor(Math.random() * 10_000_000);
 let numbers = 0;
