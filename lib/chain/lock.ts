@@ -1,4 +1,5 @@
 /** NFT lock escrow operations: lock (owner or operator sends) and unlock (operator sends). */
+import { notLocked } from "./arg_checks.ts";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
@@ -73,13 +74,7 @@ export async function unlockNft(s: Services, req: TxRequest, input: {
     functionName: "lockedBy",
     args: [nft.address, id],
   });
-  if (/^0x0{40}$/i.test(lockedBy)) {
-    throw new DomainError(
-      "conflict",
-      "NFT_NOT_LOCKED",
-      `token ${id} is not locked in ${lock.address}`,
-    );
-  }
+  if (/^0x0{40}$/i.test(lockedBy)) throw notLocked(id, lock.address);
   return await createTransaction(s, req, (requestId) => ({
     type: "UNLOCK",
     action: "unlock",

@@ -1,6 +1,6 @@
 /** NFT operations: batch mint with stored metadata, and token information. */
+import { assertMintBatchSize, uniqueTokenIds } from "./arg_checks.ts";
 import type { Services } from "../services.ts";
-import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./metadata.ts";
 import { parseAddress, parseUint256, requireContract } from "./registry.ts";
@@ -27,13 +27,7 @@ export async function mintNfts(s: Services, req: TxRequest, input: {
   publicBaseUrl: string;
 }): Promise<TxCreation> {
   requireChain(s, req.network);
-  if (input.entries.length > POLYGON_MINT_LIMIT) {
-    throw new DomainError(
-      "invalid",
-      "TOO_MANY_TOKENS",
-      `mintMsg has ${input.entries.length} tokens; at most ${POLYGON_MINT_LIMIT} per call on polygon`,
-    );
-  }
+  assertMintBatchSize(input.entries.length, POLYGON_MINT_LIMIT, "polygon");
   const nft = await requireContract(s.db, req, {
     address: input.contract,
     type: "nft",
@@ -41,19 +35,7 @@ export async function mintNfts(s: Services, req: TxRequest, input: {
   });
   const from = parseAddress(input.from, "from");
   const to = parseAddress(input.to, "to");
-  const seen = new Set<string>();
-  const ids = input.entries.map((e, i) => {
-    const id = parseUint256(e.tokenId, `mintMsg[${i}].tokenId`);
-    if (seen.has(id.toString())) {
-      throw new DomainError(
-        "conflict",
-        "DUPLICATE_TOKEN_ID",
-        `mintMsg[${i}].tokenId ${id} appears twice`,
-      );
-    }
-    seen.add(id.toString());
-    return id;
-  });
+  const ids = uniqueTokenIds(input.entries, parseUint256);
   const tokens = input.entries.map((e, i) => ({
     tokenId: ids[i].toString(),
     metadata: e.metadata,

@@ -2,6 +2,7 @@
  * The blockchain API's operations on XPLA, as CosmWasm messages (README "XPLA contracts"):
  * cw721-base + cw2981-royalties NFTs, cw20-base tokens, the NFT lock and the convert pool.
  */
+import { assertMintBatchSize, notLocked, uniqueTokenIds } from "../arg_checks.ts";
 import { formatUnits } from "viem";
 import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
@@ -39,13 +40,7 @@ export async function mintNftsXpla(s: Services, req: TxRequest, input: {
   publicBaseUrl: string;
 }): Promise<TxCreation> {
   requireXpla(s);
-  if (input.entries.length > XPLA_MINT_LIMIT) {
-    throw new DomainError(
-      "invalid",
-      "TOO_MANY_TOKENS",
-      `mintMsg has ${input.entries.length} tokens; at most ${XPLA_MINT_LIMIT} per call on xpla`,
-    );
-  }
+  assertMintBatchSize(input.entries.length, XPLA_MINT_LIMIT, "xpla");
   const nft = await requireContract(s.db, req, {
     address: input.contract,
     type: "nft",
@@ -53,17 +48,9 @@ export async function mintNftsXpla(s: Services, req: TxRequest, input: {
   });
   const from = parseXplaAddress(input.from, "from");
   const to = parseXplaAddress(input.to, "to");
-  const seen = new Set<string>();
+  const tokenIds = uniqueTokenIds(input.entries, parseTokenId);
   const tokens = input.entries.map((e, i) => {
-    const tokenId = parseTokenId(e.tokenId, `mintMsg[${i}].tokenId`);
-    if (seen.has(tokenId)) {
-      throw new DomainError(
-        "conflict",
-        "DUPLICATE_TOKEN_ID",
-        `mintMsg[${i}].tokenId ${tokenId} appears twice`,
-      );
-    }
-    seen.add(tokenId);
+    const tokenId = tokenIds[i];
     // cw2981 keeps a whole percent.
     if (!Number.isInteger(e.royaltyPercentage)) {
       throw new DomainError(
@@ -204,13 +191,7 @@ export async function unlockNftXpla(s: Services, req: TxRequest, input: {
   const locked = await queryContract<{ owner: string | null }>(chain, lock.address, {
     locked: { nft_contract: nft.address, token_id: tokenId },
   });
-  if (!locked.owner) {
-    throw new DomainError(
-      "conflict",
-      "NFT_NOT_LOCKED",
-      `token ${tokenId} is not locked in ${lock.address}`,
-    );
-  }
+  if (!locked.owner) throw notLocked(tokenId, lock.address);
   return await createXplaTransaction(s, req, (requestId) => ({
     type: "UNLOCK",
     action: "unlock",

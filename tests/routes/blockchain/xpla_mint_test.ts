@@ -102,7 +102,7 @@ async function fetchPolygonList(t: Awaited<ReturnType<typeof xplaNftTenant>>) {
 
 Deno.test({
   ...xplaTestOptions,
-  name: "xpla: 201 tokens in one mint are refused with 2007",
+  name: "xpla: 201 tokens in one mint are refused with 2007, a repeated token id with 2008",
   async fn() {
     const t = await xplaNftTenant("xpla mint limit");
     const res = await t.call("POST", `/service/v1/nft/${t.nft}/mint`, {
@@ -117,6 +117,18 @@ Deno.test({
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 2007);
     assert.match(res.body.message, /at most 200 per call on xpla/);
+    const twice = await t.call("POST", `/service/v1/nft/${t.nft}/mint`, {
+      playerId: "7",
+      from: t.minter.address,
+      to: t.player.address,
+      isSend: false,
+      encoded: false,
+      callbackUrl: "http://127.0.0.1:9/cb",
+      mintMsg: [...entries(2), entries(1)[0]],
+    });
+    assert.equal(twice.status, 409, JSON.stringify(twice.body));
+    assert.equal(twice.body.code, 2008);
+    assert.match(twice.body.message, /mintMsg\[2\]\.tokenId t0 appears twice/);
   },
 });
 
