@@ -6,16 +6,14 @@
  */
 import { importPKCS8, SignJWT } from "jose";
 import type { ApnsSecret } from "./credentials.ts";
-import { CredentialError } from "./credentials.ts";
 import { APNS_MAX_PAYLOAD, type ApnsRequest } from "./message.ts";
 import {
+  type AnswerVerdict,
   PauseGate,
   type ProviderCall,
-  retryDelayMs,
   type RetryPolicy,
   type SendOutcome,
-  sleep,
-  waitToRetry,
+  sendWithRetries,
 } from "./provider_http.ts";
 
 /** Apple's production and development endpoints (APNS_ENDPOINT overrides both). */
@@ -93,17 +91,16 @@ export class ApnsSender {
       };
     }
     const url = `${this.env.endpoint}/3/device/${encodeURIComponent(deviceToken)}`;
-    const policy = this.env.policy;
-    let renewed = false;
-    let attempts = 0;
-    let last = "";
-    while (attempts < policy.maxAttempts) {
-      await this.gate.pass();
-      const token = await this.providerToken();
-      attempts++;
-      let res;
-      try {
-        res = await this.env.http2(url, {
+    return await sendWithRetries({
+      provider: "apns",
+      policy: this.env.policy,
+      gate: this.gate,
+      authToken: () => this.providerToken(),
+      dropAuthToken: (token) => {
+        if (this.token?.value === token) this.token = null;
+      },
+      request: (token) =>
+        this.env.http2(url, {
           method: "POST",
           headers: {
             authorization: `bearer ${token}`,
@@ -112,38 +109,24 @@ export class ApnsSender {
             "apns-topic": this.secret.bundleId,
           },
           body,
-          timeoutMs: policy.timeoutMs,
-        });
-      } catch (err) {
-        last = `network: ${(err as Error).message}`;
-        if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
-        continue;
-      }
-      if (res.status === 200) return { state: "sent", attempts };
-      const reason = reasonOf(res.text);
-      last = `${res.status} ${reason}`.trim();
-      if (reason === "ExpiredProviderToken") {
-        if (renewed) {
-          throw new CredentialError("apns", `APNs refused a fresh provider token: ${last}`);
-        }
-        renewed = true;
-        if (this.token?.value === token) this.token = null;
-        attempts--;
-        continue;
-      }
-      if (DEAD_TOKEN.has(reason) || res.status === 410) {
-        return { state: "invalid", attempts, detail: last };
-      }
-      if (CREDENTIAL_REASONS.has(reason) || res.status === 403) {
-        throw new CredentialError("apns", `APNs refused the key or topic: ${last}`);
-      }
-      if (res.status === 429 || res.status >= 500) {
-        const refused = await waitToRetry(res, { attempts, policy, gate: this.gate, last });
-        if (refused) return refused;
-        continue;
-      }
-      return { state: "failed", attempts, detail: last };
-    }
-    return { state: "failed", attempts, detail: `gave up after ${attempts} attempts: ${last}` };
+          timeoutMs: this.env.policy.timeoutMs,
+        }),
+      read: (res) => {
+        if (res.status === 200) return { verdict: "sent", last: "" };
+        const reason = reasonOf(res.text);
+        const last = `${res.status} ${reason}`.trim();
+        const verdict: AnswerVerdict = reason === "ExpiredProviderToken"
+          ? "renew"
+          : DEAD_TOKEN.has(reason) || res.status === 410
+          ? "invalid"
+          : CREDENTIAL_REASONS.has(reason) || res.status === 403
+          ? { credentials: `APNs refused the key or topic: ${last}` }
+          : res.status === 429 || res.status >= 500
+          ? "retry"
+          : "failed";
+        return { verdict, last };
+      },
+      renewedRefused: (last) => `APNs refused a fresh provider token: ${last}`,
+    });
   }
 }

@@ -8,14 +8,15 @@ import { importPKCS8, SignJWT } from "jose";
 import type { FcmSecret } from "./credentials.ts";
 import { CredentialError } from "./credentials.ts";
 import {
+  type AnswerVerdict,
   PauseGate,
   type PushHttp,
   retryAfterMs,
   retryDelayMs,
   type RetryPolicy,
   type SendOutcome,
+  sendWithRetries,
   sleep,
-  waitToRetry,
 } from "./provider_http.ts";
 
 /** The OAuth scope FCM v1 requires. */
@@ -141,55 +142,38 @@ export class FcmSender {
       encodeURIComponent(this.secret.projectId)
     }/messages:send`;
     const text = JSON.stringify(body);
-    const policy = this.env.policy;
-    let refreshed = false;
-    let attempts = 0;
-    let last = "";
-    while (attempts < policy.maxAttempts) {
-      await this.gate.pass();
-      const token = await this.accessToken();
-      attempts++;
-      let res;
-      try {
-        res = await this.env.http.fetch(url, {
+    return await sendWithRetries({
+      provider: "fcm",
+      policy: this.env.policy,
+      gate: this.gate,
+      authToken: () => this.accessToken(),
+      dropAuthToken: (token) => this.invalidate(token),
+      request: (token) =>
+        this.env.http.fetch(url, {
           method: "POST",
           headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
           body: text,
-          timeoutMs: policy.timeoutMs,
-        });
-      } catch (err) {
-        last = `network: ${(err as Error).message}`;
-        if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
-        continue;
-      }
-      if (res.status === 200) return { state: "sent", attempts };
-      const error = fcmError(res.text);
-      last = `${res.status} ${error.code}${error.message ? `: ${error.message}` : ""}`;
-      if (res.status === 401) {
-        // An expired or revoked access token: fetch a new one once, then it is the credentials.
-        if (refreshed) throw new CredentialError("fcm", `FCM refused the access token: ${last}`);
-        refreshed = true;
-        this.invalidate(token);
-        attempts--;
-        continue;
-      }
-      if (error.code === "UNREGISTERED") return { state: "invalid", attempts, detail: last };
-      if (error.code === "INVALID_ARGUMENT" && error.tokenField) {
-        return { state: "invalid", attempts, detail: last };
-      }
-      if (res.status === 403 && error.code !== "SENDER_ID_MISMATCH") {
-        throw new CredentialError("fcm", `FCM refused the service account: ${last}`);
-      }
-      if (res.status === 404) {
-        throw new CredentialError("fcm", `FCM does not know the project: ${last}`);
-      }
-      if (res.status === 429 || res.status >= 500) {
-        const refused = await waitToRetry(res, { attempts, policy, gate: this.gate, last });
-        if (refused) return refused;
-        continue;
-      }
-      return { state: "failed", attempts, detail: last };
-    }
-    return { state: "failed", attempts, detail: `gave up after ${attempts} attempts: ${last}` };
+          timeoutMs: this.env.policy.timeoutMs,
+        }),
+      read: (res) => {
+        if (res.status === 200) return { verdict: "sent", last: "" };
+        const error = fcmError(res.text);
+        const last = `${res.status} ${error.code}${error.message ? `: ${error.message}` : ""}`;
+        // 401: an expired or revoked access token: fetch a new one once, then it is the credentials.
+        const verdict: AnswerVerdict = res.status === 401
+          ? "renew"
+          : error.code === "UNREGISTERED" || (error.code === "INVALID_ARGUMENT" && error.tokenField)
+          ? "invalid"
+          : res.status === 403 && error.code !== "SENDER_ID_MISMATCH"
+          ? { credentials: `FCM refused the service account: ${last}` }
+          : res.status === 404
+          ? { credentials: `FCM does not know the project: ${last}` }
+          : res.status === 429 || res.status >= 500
+          ? "retry"
+          : "failed";
+        return { verdict, last };
+      },
+      renewedRefused: (last) => `FCM refused the access token: ${last}`,
+    });
   }
 }

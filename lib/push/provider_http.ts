@@ -4,6 +4,7 @@
  * `http2` is present only where the runtime can speak HTTP/2 to APNs (Deno, Deno Deploy); on
  * Workers it is absent and iOS devices go through FCM's `apns` block instead.
  */
+import { CredentialError } from "./credentials.ts";
 
 /** A request the providers make. */
 export interface ProviderRequest {
@@ -104,6 +105,78 @@ export async function waitToRetry(
   if (res.status === 429) ctx.gate.pause(delay);
   if (ctx.attempts < ctx.policy.maxAttempts) await sleep(delay);
   return null;
+}
+
+/** What one provider answer means for the message being sent. */
+export type AnswerVerdict =
+  /** Accepted. */
+  | "sent"
+  /** The device token is dead (the device is deactivated). */
+  | "invalid"
+  /** The auth token was refused: renew it once; a second refusal is a credential error. */
+  | "renew"
+  /** The credentials themselves are refused (the app stops with this reason). */
+  | { credentials: string }
+  /** Throttled or a server error: wait (Retry-After) and try again. */
+  | "retry"
+  /** Refused for this message only. */
+  | "failed";
+
+/**
+ * Sends one message with the provider's retry rules, shared by FCM and APNs: every attempt passes
+ * the app's pause gate and uses the current auth token; network errors and 429/5xx answers are
+ * retried with back-off (honouring Retry-After) up to `policy.maxAttempts`; a refused auth token
+ * is renewed once without counting as an attempt. `read` turns an answer into a verdict and the
+ * text recorded for it.
+ */
+export async function sendWithRetries(opts: {
+  provider: "fcm" | "apns";
+  policy: RetryPolicy;
+  gate: PauseGate;
+  authToken(): Promise<string>;
+  dropAuthToken(token: string): void;
+  request(token: string): Promise<ProviderResponse>;
+  read(res: ProviderResponse): { verdict: AnswerVerdict; last: string };
+  /** The credential error's message when a renewed auth token is refused too. */
+  renewedRefused(last: string): string;
+}): Promise<SendOutcome> {
+  const policy = opts.policy;
+  let renewed = false;
+  let attempts = 0;
+  let last = "";
+  while (attempts < policy.maxAttempts) {
+    await opts.gate.pass();
+    const token = await opts.authToken();
+    attempts++;
+    let res;
+    try {
+      res = await opts.request(token);
+    } catch (err) {
+      last = `network: ${(err as Error).message}`;
+      if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
+      continue;
+    }
+    const answer = opts.read(res);
+    last = answer.last;
+    const verdict = answer.verdict;
+    if (verdict === "sent") return { state: "sent", attempts };
+    if (verdict === "invalid") return { state: "invalid", attempts, detail: last };
+    if (verdict === "failed") return { state: "failed", attempts, detail: last };
+    if (verdict === "renew") {
+      if (renewed) throw new CredentialError(opts.provider, opts.renewedRefused(last));
+      renewed = true;
+      opts.dropAuthToken(token);
+      attempts--;
+      continue;
+    }
+    if (verdict === "retry") {
+      const refused = await waitToRetry(res, { attempts, policy, gate: opts.gate, last });
+      if (refused) return refused;
+      continue;
+    }
+    throw new CredentialError(opts.provider, verdict.credentials);
+  }
+  return { state: "failed", attempts, detail: `gave up after ${attempts} attempts: ${last}` };
 }
 
 /** Waits `ms` (real time: provider back-off is not a schedule). */
