@@ -24,7 +24,9 @@ import {
   PacketError,
 } from "./frame.mjs";
 
-const MAX_PACKET_BYTES = Number(process.env.SIDECAR_MAX_PACKET_BYTES ?? 1_048_576);
+const MAX_PACKET_BYTES = Number(
+  process.env.SIDECAR_MAX_PACKET_BYTES ?? 1_048_576,
+);
 const MAX_TIMEOUT_MS = 120_000;
 
 class ExchangeError extends Error {
@@ -35,7 +37,10 @@ class ExchangeError extends Error {
 }
 
 /** One TCP exchange: connect, write the request packet, read one response packet. */
-export function exchange({ host, port, apihash, body, timeoutMs }, maxBytes = MAX_PACKET_BYTES) {
+export function exchange(
+  { host, port, apihash, body, timeoutMs },
+  maxBytes = MAX_PACKET_BYTES,
+) {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port });
     const acc = new PacketAccumulator(maxBytes);
@@ -50,7 +55,8 @@ export function exchange({ host, port, apihash, body, timeoutMs }, maxBytes = MA
       else resolve(value);
     };
     const timer = setTimeout(
-      () => finish(new ExchangeError(`timed out after ${timeoutMs} ms`, "timeout")),
+      () =>
+        finish(new ExchangeError(`timed out after ${timeoutMs} ms`, "timeout")),
       timeoutMs,
     );
     socket.on("connect", () => {
@@ -60,10 +66,13 @@ export function exchange({ host, port, apihash, body, timeoutMs }, maxBytes = MA
     socket.on("data", (chunk) => {
       try {
         const packet = acc.push(chunk);
-        if (packet) finish(null, packet.subarray(4).toString("utf8"));
+        if (packet) finish(null, new TextDecoder().decode(packet.subarray(4)));
       } catch (err) {
         finish(
-          new ExchangeError(err.message, err instanceof PacketError ? err.reason : "bad_packet"),
+          new ExchangeError(
+            err.message,
+            err instanceof PacketError ? err.reason : "bad_packet",
+          ),
         );
       }
     });
@@ -71,7 +80,12 @@ export function exchange({ host, port, apihash, body, timeoutMs }, maxBytes = MA
       finish(new ExchangeError(err.message, connected ? "closed" : "connect"));
     });
     socket.on("close", () => {
-      finish(new ExchangeError(`peer closed after ${acc.size} bytes of the response`, "closed"));
+      finish(
+        new ExchangeError(
+          `peer closed after ${acc.size} bytes of the response`,
+          "closed",
+        ),
+      );
     });
   });
 }
@@ -110,14 +124,22 @@ export function startBridge(
   { host = "127.0.0.1", port = 8790, token, maxBytes = MAX_PACKET_BYTES },
 ) {
   if (!token) {
-    throw new Error("SIDECAR_TOKEN is required (the same value as the platform's SIDECAR_TOKEN)");
+    throw new Error(
+      "SIDECAR_TOKEN is required (the same value as the platform's SIDECAR_TOKEN)",
+    );
   }
   const expected = digest(`Bearer ${token}`);
   const server = http.createServer(async (req, res) => {
     try {
-      if (req.method === "GET" && req.url === "/healthz") return send(res, 200, { ok: true });
+      if (req.method === "GET" && req.url === "/healthz") {
+        return send(res, 200, { ok: true });
+      }
       if (req.method !== "POST" || req.url !== "/v1/exchange") {
-        return send(res, 404, { ok: false, reason: "not_found", message: "no such route" });
+        return send(res, 404, {
+          ok: false,
+          reason: "not_found",
+          message: "no such route",
+        });
       }
       const presented = digest(req.headers.authorization ?? "");
       if (!timingSafeEqual(presented, expected)) {
@@ -129,13 +151,20 @@ export function startBridge(
       }
       let input;
       try {
-        input = JSON.parse((await readBody(req, maxBytes + 65_536)).toString("utf8"));
+        input = JSON.parse(
+          (await readBody(req, maxBytes + 65_536)).toString("utf8"),
+        );
       } catch {
-        return send(res, 400, { ok: false, reason: "bad_request", message: "body must be JSON" });
+        return send(res, 400, {
+          ok: false,
+          reason: "bad_request",
+          message: "body must be JSON",
+        });
       }
       const { host: h, port: p, apihash, body, timeoutMs } = input ?? {};
       if (
-        typeof h !== "string" || !h || !Number.isInteger(p) || p < 1 || p > 65535 ||
+        typeof h !== "string" || !h || !Number.isInteger(p) || p < 1 ||
+        p > 65535 ||
         typeof apihash !== "string" || typeof body !== "string" ||
         !Number.isInteger(timeoutMs) || timeoutMs < 1
       ) {
@@ -154,7 +183,13 @@ export function startBridge(
       }
       try {
         const response = await exchange(
-          { host: h, port: p, apihash, body, timeoutMs: Math.min(timeoutMs, MAX_TIMEOUT_MS) },
+          {
+            host: h,
+            port: p,
+            apihash,
+            body,
+            timeoutMs: Math.min(timeoutMs, MAX_TIMEOUT_MS),
+          },
           maxBytes,
         );
         send(res, 200, { ok: true, response });
@@ -166,19 +201,31 @@ export function startBridge(
         });
       }
     } catch (err) {
-      send(res, 500, { ok: false, reason: "internal", message: String(err?.message ?? err) });
+      send(res, 500, {
+        ok: false,
+        reason: "internal",
+        message: String(err?.message ?? err),
+      });
     }
   });
   // Keep idle client connections longer than callers pool them, so a reused connection is not
   // closed under a request in flight (Node's 5 s default races with the platform's pool).
   server.keepAliveTimeout = 75_000;
   server.headersTimeout = 80_000;
-  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+  return new Promise((resolve) =>
+    server.listen(port, host, () => resolve(server))
+  );
 }
 
 /** Starts the TCP receiver that forwards each request packet to an HTTP receiver. */
 export function startReceiver(
-  { host = "127.0.0.1", port = 20080, forward, timeoutMs = 30_000, maxBytes = MAX_PACKET_BYTES },
+  {
+    host = "127.0.0.1",
+    port = 20080,
+    forward,
+    timeoutMs = 30_000,
+    maxBytes = MAX_PACKET_BYTES,
+  },
 ) {
   if (!forward) throw new Error("--forward <http url> is required");
   const server = net.createServer((socket) => {
@@ -203,7 +250,10 @@ export function startReceiver(
         const { apihash, body } = decodeRequestPacket(packet);
         const res = await fetch(forward, {
           method: "POST",
-          headers: { "content-type": "application/json", ...(apihash ? { Apihash: apihash } : {}) },
+          headers: {
+            "content-type": "application/json",
+            ...(apihash ? { Apihash: apihash } : {}),
+          },
           body,
           signal: AbortSignal.timeout(timeoutMs),
         });
@@ -214,7 +264,9 @@ export function startReceiver(
       socket.end(encodeResponsePacket(reply));
     });
   });
-  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+  return new Promise((resolve) =>
+    server.listen(port, host, () => resolve(server))
+  );
 }
 
 function flag(name, fallback) {
@@ -222,18 +274,25 @@ function flag(name, fallback) {
   return i >= 0 ? process.argv[i + 1] : fallback;
 }
 
-const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+const isMain = process.argv[1] &&
+  import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (isMain) {
   // A configuration mistake is one clear line on stderr and exit code 2, not a stack trace.
   process.on("uncaughtException", (err) => {
     console.error(`item sidecar: ${err.message}`);
     process.exit(2);
   });
-  const mode = process.argv[2] && !process.argv[2].startsWith("--") ? process.argv[2] : "bridge";
+  const mode = process.argv[2] && !process.argv[2].startsWith("--")
+    ? process.argv[2]
+    : "bridge";
   const host = flag("host", process.env.SIDECAR_HOST ?? "127.0.0.1");
   if (mode === "bridge") {
     const port = Number(flag("port", process.env.SIDECAR_PORT ?? 8790));
-    const server = await startBridge({ host, port, token: process.env.SIDECAR_TOKEN });
+    const server = await startBridge({
+      host,
+      port,
+      token: process.env.SIDECAR_TOKEN,
+    });
     const addr = server.address();
     console.log(`item sidecar bridge on http://${addr.address}:${addr.port}`);
   } else if (mode === "receiver") {

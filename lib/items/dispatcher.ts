@@ -7,8 +7,17 @@ import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
 import { storableText } from "../db/storable_text.ts";
-import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
-import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
+import {
+  type ItemEndpoint,
+  openItemEndpoint,
+  type StoredEndpoint,
+} from "./endpoints.ts";
+import {
+  classifyReply,
+  type ReplyOutcome,
+  sendItemBody,
+  TransportFailure,
+} from "./transport.ts";
 
 /** A claimed row, ready to send. */
 export interface ClaimedDelivery {
@@ -36,7 +45,8 @@ export interface DispatchOptions {
 
 /** How long a claim holds a row: long enough for one attempt, short enough to recover soon. */
 export function leaseMs(services: Services, attemptTimeoutMs?: number): number {
-  return 2 * (attemptTimeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS) + 30_000;
+  return 2 * (attemptTimeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS) +
+    30_000;
 }
 
 /**
@@ -45,7 +55,8 @@ export function leaseMs(services: Services, attemptTimeoutMs?: number): number {
  */
 export async function claimDueDeliveries(
   services: Services,
-  options: { limit?: number; gameIndex?: number; attemptTimeoutMs?: number } = {},
+  options: { limit?: number; gameIndex?: number; attemptTimeoutMs?: number } =
+    {},
 ): Promise<ClaimedDelivery[]> {
   const nowMs = services.clock.now();
   const token = randomToken(12);
@@ -82,7 +93,9 @@ export async function claimDueDeliveries(
   return await Promise.all(rows.map(async (r) => {
     const which = `${r.game_index}\n${r.vendor_word}`;
     let endpoint = endpoints.get(which);
-    if (!endpoint) endpoints.set(which, endpoint = openItemEndpoint(masterKey, r));
+    if (!endpoint) {
+      endpoints.set(which, endpoint = openItemEndpoint(masterKey, r));
+    }
     return {
       gameIndex: r.game_index,
       transactionId: r.transaction_id,
@@ -115,7 +128,12 @@ function nextState(
   else if (claim.attempts >= cfg.ITEM_MAX_ATTEMPTS) status = "FAILED";
   else {
     status = "RETRYING";
-    nextMs = nowMs + backoffMs(claim.attempts - 1, cfg.ITEM_RETRY_BASE_MS, cfg.ITEM_RETRY_MAX_MS);
+    nextMs = nowMs +
+      backoffMs(
+        claim.attempts - 1,
+        cfg.ITEM_RETRY_BASE_MS,
+        cfg.ITEM_RETRY_MAX_MS,
+      );
   }
   const suspect = outcome.kind === "failed" && outcome.suspect;
   return {
@@ -168,9 +186,14 @@ export async function recordOutcomes(
         where e.game_index = s.game_index
        returning 1)
      select game_index, transaction_id, status from r`,
-    [results.map((r) => nextState(services, r.claim, r.outcome, nowMs)), new Date(nowMs)],
+    [
+      results.map((r) => nextState(services, r.claim, r.outcome, nowMs)),
+      new Date(nowMs),
+    ],
   );
-  return new Map(rows.map((r) => [`${r.game_index}:${r.transaction_id}`, r.status]));
+  return new Map(
+    rows.map((r) => [`${r.game_index}:${r.transaction_id}`, r.status]),
+  );
 }
 
 /** Records an attempt's outcome, if this claim still holds the row. Returns the new status. */
@@ -189,7 +212,8 @@ export async function attemptClaimed(
   claim: ClaimedDelivery,
   options: { attemptTimeoutMs?: number } = {},
 ): Promise<AttemptResult> {
-  const attemptTimeoutMs = options.attemptTimeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS;
+  const attemptTimeoutMs = options.attemptTimeoutMs ??
+    services.config.ITEM_ATTEMPT_TIMEOUT_MS;
   let outcome: ReplyOutcome;
   const started = performance.now();
   try {
@@ -205,7 +229,10 @@ export async function attemptClaimed(
   }
   const seconds = (performance.now() - started) / 1000;
   services.metrics.itemAttempts.inc({ outcome: outcome.kind });
-  services.metrics.itemAttemptDuration.observe({ outcome: outcome.kind }, seconds);
+  services.metrics.itemAttemptDuration.observe(
+    { outcome: outcome.kind },
+    seconds,
+  );
   return { claim, outcome };
 }
 
@@ -221,7 +248,11 @@ export async function deliverClaimed(
   return status;
 }
 
-function logAttempt(services: Services, r: AttemptResult, status: string | null) {
+function logAttempt(
+  services: Services,
+  r: AttemptResult,
+  status: string | null,
+) {
   services.log.debug("item attempt", {
     gameIndex: r.claim.gameIndex,
     transactionId: r.claim.transactionId,
@@ -271,7 +302,9 @@ export async function dispatchDueItems(
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, worker));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, claims.length) }, worker),
+    );
     sent += claims.length;
     // The round's outcomes are written while the next round is claimed: the rows just sent are
     // still leased, so the claim cannot take them again. A failed write leaves the rows leased:

@@ -10,7 +10,10 @@ export type EndpointTarget =
   | { transport: "tcp"; host: string; port: number };
 
 /** A registered endpoint as loaded for sending. */
-export type ItemEndpoint = EndpointTarget & { gameIndex: number; vendorWord: string };
+export type ItemEndpoint = EndpointTarget & {
+  gameIndex: number;
+  vendorWord: string;
+};
 
 /** The endpoint as the admin API shows it (the vendor word is never shown). */
 export type ItemEndpointView = EndpointTarget & {
@@ -53,7 +56,11 @@ export function targetOf(
   row: Pick<StoredEndpoint, "transport" | "url" | "host" | "port">,
 ): EndpointTarget {
   return row.transport === "tcp"
-    ? { transport: "tcp", host: row.host ?? "", port: row.port ?? DEFAULT_ITEM_TCP_PORT }
+    ? {
+      transport: "tcp",
+      host: row.host ?? "",
+      port: row.port ?? DEFAULT_ITEM_TCP_PORT,
+    }
     : { transport: "http", url: row.url ?? "" };
 }
 
@@ -64,7 +71,11 @@ export function targetOf(
 export async function putItemEndpoint(
   db: Sql,
   gameIndex: number,
-  input: EndpointTarget & { vendorWord: string; nowMs: number; masterKey: string },
+  input: EndpointTarget & {
+    vendorWord: string;
+    nowMs: number;
+    masterKey: string;
+  },
 ): Promise<ItemEndpointView> {
   await requireGame(db, gameIndex);
   const now = new Date(input.nowMs);
@@ -108,7 +119,9 @@ export async function viewItemEndpoint(
     gameIndex: row.game_index,
     health: {
       healthy: row.healthy,
-      lastProbeAt: row.last_probe_at ? new Date(row.last_probe_at).toISOString() : null,
+      lastProbeAt: row.last_probe_at
+        ? new Date(row.last_probe_at).toISOString()
+        : null,
       lastError: row.last_probe_error,
     },
     configSuspect: row.config_suspect,
@@ -118,8 +131,14 @@ export async function viewItemEndpoint(
 }
 
 /** Throws conflict (ITEM_ENDPOINT_MISSING) unless the game has an endpoint. */
-export async function requireItemEndpoint(db: Sql, gameIndex: number): Promise<void> {
-  const rows = await db.query("select 1 from item_endpoints where game_index = $1", [gameIndex]);
+export async function requireItemEndpoint(
+  db: Sql,
+  gameIndex: number,
+): Promise<void> {
+  const rows = await db.query(
+    "select 1 from item_endpoints where game_index = $1",
+    [gameIndex],
+  );
   if (rows.length === 0) {
     throw new DomainError(
       "conflict",
@@ -137,12 +156,20 @@ export async function openItemEndpoint(
   return {
     ...targetOf(row),
     gameIndex: row.game_index,
-    vendorWord: await openVendorWord(masterKey, row.game_index, row.vendor_word),
+    vendorWord: await openVendorWord(
+      masterKey,
+      row.game_index,
+      row.vendor_word,
+    ),
   };
 }
 
 /** Seals a vendor word for storage (it is a shared secret, like chat and wallet keys). */
-async function sealVendorWord(masterKey: string, gameIndex: number, word: string) {
+async function sealVendorWord(
+  masterKey: string,
+  gameIndex: number,
+  word: string,
+) {
   return await sealText(
     await deriveSealKey(masterKey, "item-vendor-word"),
     `game:${gameIndex}`,
@@ -151,7 +178,11 @@ async function sealVendorWord(masterKey: string, gameIndex: number, word: string
 }
 
 /** Opens a stored (sealed) vendor word. */
-async function openVendorWord(masterKey: string, gameIndex: number, stored: string) {
+async function openVendorWord(
+  masterKey: string,
+  gameIndex: number,
+  stored: string,
+) {
   return await openText(
     await deriveSealKey(masterKey, "item-vendor-word"),
     `game:${gameIndex}`,

@@ -5,7 +5,11 @@
  * packet does not hold deliveries back; deliveries to an unhealthy endpoint wait, never drop.
  */
 import type { Services } from "../services.ts";
-import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
+import {
+  type ItemEndpoint,
+  openItemEndpoint,
+  type StoredEndpoint,
+} from "./endpoints.ts";
 import { probeRecordBody } from "./record.ts";
 import { readReply, sendItemBody } from "./transport.ts";
 import { storableOrNull } from "../db/storable_text.ts";
@@ -30,13 +34,16 @@ export async function probeEndpoint(
   endpoint: ItemEndpoint,
   options: { timeoutMs?: number } = {},
 ): Promise<ProbeResult> {
-  const timeoutMs = options.timeoutMs ?? services.config.ITEM_ATTEMPT_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ??
+    services.config.ITEM_ATTEMPT_TIMEOUT_MS;
   const body = probeRecordBody();
   let error: string | null = null;
   for (let i = 0; i < PROBES_PER_ROUND; i++) {
     try {
       const text = await sendItemBody(services, { endpoint, body, timeoutMs });
-      if (readReply(text)) return { gameIndex: endpoint.gameIndex, healthy: true, error: null };
+      if (readReply(text)) {
+        return { gameIndex: endpoint.gameIndex, healthy: true, error: null };
+      }
       error = `reply without code and message: ${text.slice(0, 200)}`;
     } catch (err) {
       error = (err as Error).message;
@@ -63,7 +70,11 @@ export async function probeDueEndpoints(
          order by probe_due_at limit 50
          for update skip locked)
       returning game_index, transport, url, host, port, vendor_word`,
-    [new Date(nowMs), new Date(nowMs + PROBE_INTERVAL_MS), options.gameIndex ?? null],
+    [
+      new Date(nowMs),
+      new Date(nowMs + PROBE_INTERVAL_MS),
+      options.gameIndex ?? null,
+    ],
   );
   const masterKey = services.secrets.kmsMasterKey;
   const results = await Promise.all(

@@ -10,12 +10,14 @@ import { equalFixed } from "../crypto/hashing.ts";
 import { ITEM_REASONS, type ItemRecord } from "./record.ts";
 
 /** One item entry as received (`method` may be missing when another sender built it). */
-export interface ReceivedItemDetail extends Omit<ItemRecord["detail"][number], "method"> {
+export interface ReceivedItemDetail
+  extends Omit<ItemRecord["detail"][number], "method"> {
   method?: string;
 }
 
 /** A validated item request as the game's handler receives it: the record the platform sends. */
-export interface ReceivedItemRequest extends Omit<ItemRecord, "detail" | "templateMessage"> {
+export interface ReceivedItemRequest
+  extends Omit<ItemRecord, "detail" | "templateMessage"> {
   detail: ReceivedItemDetail[];
   templateMessage?: Record<string, { title: string; body: string }> | string;
 }
@@ -78,10 +80,19 @@ class Invalid extends Error {
 
 type Kind = "string" | "integer" | "array";
 
-function check(obj: Record<string, unknown>, key: string, kind: Kind, where: string): void {
-  if (!(key in obj)) throw new Invalid(ItemCode.KEY_OMITTED, `${where}${key} is omitted`);
+function check(
+  obj: Record<string, unknown>,
+  key: string,
+  kind: Kind,
+  where: string,
+): void {
+  if (!(key in obj)) {
+    throw new Invalid(ItemCode.KEY_OMITTED, `${where}${key} is omitted`);
+  }
   const v = obj[key];
-  if (v === null) throw new Invalid(ItemCode.KEY_NULL, `${where}${key} is null`);
+  if (v === null) {
+    throw new Invalid(ItemCode.KEY_NULL, `${where}${key} is null`);
+  }
   const typeOk = kind === "string"
     ? typeof v === "string"
     : kind === "integer"
@@ -89,18 +100,27 @@ function check(obj: Record<string, unknown>, key: string, kind: Kind, where: str
     : Array.isArray(v);
   if (!typeOk) {
     // An empty string where a number or list belongs is an empty value, not a type error.
-    if (v === "") throw new Invalid(ItemCode.KEY_NULL, `${where}${key} is empty`);
+    if (v === "") {
+      throw new Invalid(ItemCode.KEY_NULL, `${where}${key} is empty`);
+    }
     throw new Invalid(
       ItemCode.KEY_TYPE,
       `${where}${key} must be ${kind === "string" ? "a string" : `an ${kind}`}`,
     );
   }
-  if ((typeof v === "string" && v.trim() === "") || (Array.isArray(v) && v.length === 0)) {
+  if (
+    (typeof v === "string" && v.trim() === "") ||
+    (Array.isArray(v) && v.length === 0)
+  ) {
     throw new Invalid(ItemCode.KEY_NULL, `${where}${key} is empty`);
   }
 }
 
-function optional(obj: Record<string, unknown>, key: string, ok: (v: unknown) => boolean) {
+function optional(
+  obj: Record<string, unknown>,
+  key: string,
+  ok: (v: unknown) => boolean,
+) {
   if (key in obj && obj[key] !== null && !ok(obj[key])) {
     throw new Invalid(ItemCode.KEY_TYPE, `${key} has the wrong type`);
   }
@@ -109,10 +129,15 @@ function optional(obj: Record<string, unknown>, key: string, ok: (v: unknown) =>
 /** Validates a parsed body against the item request record; throws with the spec's code. */
 export function validateItemRequest(value: unknown): ReceivedItemRequest {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new Invalid(ItemCode.JSON_ERROR, "request body must be a JSON object");
+    throw new Invalid(
+      ItemCode.JSON_ERROR,
+      "request body must be a JSON object",
+    );
   }
   const o = value as Record<string, unknown>;
-  for (const key of ["transactionId", "idCategory", "id"]) check(o, key, "string", "");
+  for (const key of ["transactionId", "idCategory", "id"]) {
+    check(o, key, "string", "");
+  }
   check(o, "detail", "array", "");
   check(o, "reason", "string", "");
   check(o, "serverId", "string", "");
@@ -134,9 +159,16 @@ export function validateItemRequest(value: unknown): ReceivedItemRequest {
   optional(o, "additionalinfo", (v) => typeof v === "string");
   optional(o, "userMessage", (v) => typeof v === "string");
   optional(o, "duration", (v) => typeof v === "number" && Number.isInteger(v));
-  optional(o, "templateMessage", (v) => typeof v === "string" || typeof v === "object");
+  optional(
+    o,
+    "templateMessage",
+    (v) => typeof v === "string" || typeof v === "object",
+  );
   if (!(ITEM_REASONS as readonly string[]).includes(o.reason as string)) {
-    throw new Invalid(ItemCode.KEY_WRONG, `reason ${o.reason} is not a known reason code`);
+    throw new Invalid(
+      ItemCode.KEY_WRONG,
+      `reason ${o.reason} is not a known reason code`,
+    );
   }
   const d = o.duration;
   if (typeof d === "number" && d !== -1 && (d < 1 || d > 9999)) {
@@ -157,7 +189,9 @@ export function createItemReceiver(options: ItemReceiverOptions): ItemReceiver {
 
   async function applyOnce(request: ReceivedItemRequest): Promise<ItemReply> {
     const previous = inFlight.get(request.transactionId);
-    const run = (previous ?? Promise.resolve()).catch(() => {}).then(() => options.apply(request));
+    const run = (previous ?? Promise.resolve()).catch(() => {}).then(() =>
+      options.apply(request)
+    );
     inFlight.set(request.transactionId, run);
     try {
       const result = await run;
@@ -165,14 +199,24 @@ export function createItemReceiver(options: ItemReceiverOptions): ItemReceiver {
         ? { code: ItemCode.DUPLICATE, message: "already processed" }
         : { code: ItemCode.SUCCESS, message: "success" };
     } catch (err) {
-      if (err instanceof ItemRejection) return { code: err.code, message: err.message };
-      return { code: ItemCode.DATABASE_ERROR, message: "database registration error" };
+      if (err instanceof ItemRejection) {
+        return { code: err.code, message: err.message };
+      }
+      return {
+        code: ItemCode.DATABASE_ERROR,
+        message: "database registration error",
+      };
     } finally {
-      if (inFlight.get(request.transactionId) === run) inFlight.delete(request.transactionId);
+      if (inFlight.get(request.transactionId) === run) {
+        inFlight.delete(request.transactionId);
+      }
     }
   }
 
-  async function handle(body: Uint8Array, apihash: string | null): Promise<ItemReply> {
+  async function handle(
+    body: Uint8Array,
+    apihash: string | null,
+  ): Promise<ItemReply> {
     if (verify) {
       const expected = await apihashHex(options.vendorWord, body);
       if (!apihash || !equalFixed(apihash.trim().toLowerCase(), expected)) {
@@ -181,7 +225,9 @@ export function createItemReceiver(options: ItemReceiverOptions): ItemReceiver {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
+      parsed = JSON.parse(
+        new TextDecoder("utf-8", { fatal: true }).decode(body),
+      );
     } catch {
       return { code: ItemCode.JSON_ERROR, message: "request JSON error" };
     }
@@ -189,7 +235,9 @@ export function createItemReceiver(options: ItemReceiverOptions): ItemReceiver {
     try {
       request = validateItemRequest(parsed);
     } catch (err) {
-      if (err instanceof Invalid) return { code: err.code, message: err.message };
+      if (err instanceof Invalid) {
+        return { code: err.code, message: err.message };
+      }
       throw err;
     }
     return await applyOnce(request);

@@ -29,7 +29,10 @@ export const itemDetailSchema = z.object({
 });
 
 const templateMessageSchema = z.union([
-  z.record(z.string().min(1).max(16), z.object({ title: z.string(), body: z.string() })),
+  z.record(
+    z.string().min(1).max(16),
+    z.object({ title: z.string(), body: z.string() }),
+  ),
   z.literal(""),
 ]);
 
@@ -72,7 +75,12 @@ export interface ItemRecord {
   transactionId: string;
   idCategory: string;
   id: string;
-  detail: { action: string; assetCode: string; amount: number; method: string }[];
+  detail: {
+    action: string;
+    assetCode: string;
+    amount: number;
+    method: string;
+  }[];
   reason: string;
   subReason?: string;
   serverId: string;
@@ -84,7 +92,9 @@ export interface ItemRecord {
 }
 
 /** Builds the record in a fixed key order, so the same input always gives the same bytes. */
-export function buildItemRecord(input: ItemRequestInput & { transactionId: string }): ItemRecord {
+export function buildItemRecord(
+  input: ItemRequestInput & { transactionId: string },
+): ItemRecord {
   const record = {
     transactionId: input.transactionId,
     idCategory: input.idCategory,

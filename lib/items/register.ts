@@ -6,10 +6,19 @@
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { sha256Hex } from "../crypto/hashing.ts";
-import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "./record.ts";
+import {
+  buildItemRecord,
+  itemRecordBody,
+  type ItemRequestInput,
+} from "./record.ts";
 
 /** Statuses of a request. */
-export const ITEM_REQUEST_STATUSES = ["REGISTERED", "RETRYING", "DELIVERED", "FAILED"] as const;
+export const ITEM_REQUEST_STATUSES = [
+  "REGISTERED",
+  "RETRYING",
+  "DELIVERED",
+  "FAILED",
+] as const;
 
 /** One of ITEM_REQUEST_STATUSES. */
 export type ItemRequestStatus = typeof ITEM_REQUEST_STATUSES[number];
@@ -74,7 +83,9 @@ export async function registerItemRequest(
      where ep.ok and game_index = $1 and transaction_id = $2 and not exists (select 1 from ins)
     union all
     select null, false, false from ep where not ep.ok`;
-  let rows = await db.query<{ body_hash: string; created: boolean; endpoint: boolean }>(
+  let rows = await db.query<
+    { body_hash: string; created: boolean; endpoint: boolean }
+  >(
     sql,
     params,
   );
@@ -88,7 +99,9 @@ export async function registerItemRequest(
       `game ${input.gameIndex} has no item endpoint registered`,
     );
   }
-  if (!row) throw new DomainError("internal", "INTERNAL", "registration not recorded");
+  if (!row) {
+    throw new DomainError("internal", "INTERNAL", "registration not recorded");
+  }
   if (!row.created && row.body_hash !== bodyHash) {
     throw new DomainError(
       "conflict",
@@ -129,6 +142,8 @@ export async function getItemRequest(
     attempts: row.attempts,
     lastCode: row.last_code,
     lastMessage: row.last_message,
-    deliveredAt: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
+    deliveredAt: row.delivered_at
+      ? new Date(row.delivered_at).toISOString()
+      : null,
   };
 }

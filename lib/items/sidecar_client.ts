@@ -45,18 +45,31 @@ export function createSidecarSocket(
       } finally {
         clearTimeout(timer);
       }
-      let answer: { ok?: boolean; response?: unknown; reason?: string; message?: string };
+      let answer: {
+        ok?: boolean;
+        response?: unknown;
+        reason?: string;
+        message?: string;
+      };
       try {
         answer = JSON.parse(text);
       } catch {
-        throw new SocketFailure(`sidecar answered ${res.status} without JSON`, "unavailable");
+        throw new SocketFailure(
+          `sidecar answered ${res.status} without JSON`,
+          "unavailable",
+        );
       }
       if (res.ok && answer.ok === true && typeof answer.response === "string") {
         return answer.response;
       }
       const reason =
-        (REASONS.has(answer.reason ?? "") ? answer.reason : "unavailable") as SocketFailureReason;
-      throw new SocketFailure(answer.message ?? `sidecar answered ${res.status}`, reason);
+        (REASONS.has(answer.reason ?? "")
+          ? answer.reason
+          : "unavailable") as SocketFailureReason;
+      throw new SocketFailure(
+        answer.message ?? `sidecar answered ${res.status}`,
+        reason,
+      );
     },
   };
 }

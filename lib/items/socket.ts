@@ -28,7 +28,11 @@ export type SocketFailureReason = typeof SOCKET_FAILURE_REASONS[number];
 /** An exchange that failed before a complete response packet arrived. */
 export class SocketFailure extends Error {
   override name = "SocketFailure";
-  constructor(message: string, readonly reason: SocketFailureReason, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly reason: SocketFailureReason,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
   }
 }

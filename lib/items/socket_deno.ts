@@ -2,7 +2,11 @@
  * Deno-only item socket: dials the game server with Deno.connect. Loaded dynamically by main.ts
  * (and the tests) so Workers bundles never contain Deno APIs.
  */
-import { type ItemSocket, type SocketExchange, SocketFailure } from "./socket.ts";
+import {
+  type ItemSocket,
+  type SocketExchange,
+  SocketFailure,
+} from "./socket.ts";
 import {
   encodeRequestPacket,
   MAX_PACKET_BYTES,
@@ -14,7 +18,10 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 
 /** Writes every byte (a single write may take only part). */
-export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+export async function writeAll(
+  conn: Deno.Conn,
+  bytes: Uint8Array,
+): Promise<void> {
   let at = 0;
   while (at < bytes.length) at += await conn.write(bytes.subarray(at));
 }
@@ -40,7 +47,11 @@ async function exchangeOnce(
 ): Promise<string> {
   let conn: Deno.Conn;
   try {
-    conn = await Deno.connect({ hostname: req.host, port: req.port, transport: "tcp" });
+    conn = await Deno.connect({
+      hostname: req.host,
+      port: req.port,
+      transport: "tcp",
+    });
   } catch (err) {
     throw new SocketFailure(
       `connect to ${req.host}:${req.port} failed: ${(err as Error).message}`,
@@ -50,17 +61,29 @@ async function exchangeOnce(
   }
   onConn(conn);
   try {
-    await writeAll(conn, encodeRequestPacket(req.apihash, enc.encode(req.body)));
+    await writeAll(
+      conn,
+      encodeRequestPacket(req.apihash, enc.encode(req.body)),
+    );
     const acc = new PacketAccumulator(maxBytes);
     const packet = await readPacket(conn, acc);
     if (!packet) {
-      throw new SocketFailure(`peer closed after ${acc.size} bytes of the response`, "closed");
+      throw new SocketFailure(
+        `peer closed after ${acc.size} bytes of the response`,
+        "closed",
+      );
     }
     return dec.decode(packet.subarray(4));
   } catch (err) {
     if (err instanceof SocketFailure) throw err;
-    if (err instanceof PacketError) throw new SocketFailure(err.message, err.reason);
-    throw new SocketFailure(`socket error: ${(err as Error).message}`, "closed", { cause: err });
+    if (err instanceof PacketError) {
+      throw new SocketFailure(err.message, err.reason);
+    }
+    throw new SocketFailure(
+      `socket error: ${(err as Error).message}`,
+      "closed",
+      { cause: err },
+    );
   } finally {
     try {
       conn.close();
@@ -69,7 +92,9 @@ async function exchangeOnce(
 }
 
 /** Creates the direct Deno socket. */
-export function createDenoItemSocket(options: { maxPacketBytes?: number } = {}): ItemSocket {
+export function createDenoItemSocket(
+  options: { maxPacketBytes?: number } = {},
+): ItemSocket {
   const maxBytes = options.maxPacketBytes ?? MAX_PACKET_BYTES;
   return {
     kind: "direct",
@@ -83,7 +108,9 @@ export function createDenoItemSocket(options: { maxPacketBytes?: number } = {}):
           try {
             conn?.close();
           } catch { /* closed already */ }
-          reject(new SocketFailure(`timed out after ${req.timeoutMs} ms`, "timeout"));
+          reject(
+            new SocketFailure(`timed out after ${req.timeoutMs} ms`, "timeout"),
+          );
         }, req.timeoutMs);
       });
       const work = exchangeOnce(req, maxBytes, (c) => {

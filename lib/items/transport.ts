@@ -25,7 +25,10 @@ export async function sendItemBody(
       const res = await services.outbound.send({
         url: endpoint.url,
         method: "POST",
-        headers: { "content-type": "application/json; charset=utf-8", Apihash: apihash },
+        headers: {
+          "content-type": "application/json; charset=utf-8",
+          Apihash: apihash,
+        },
         body: new TextEncoder().encode(body),
         timeoutMs,
         retries: 0,
@@ -67,10 +70,21 @@ export type ReplyOutcome =
   | { kind: "failed"; code: number; message: string; suspect: boolean }
   | { kind: "retry"; code: number | null; message: string };
 
-const PERMANENT = new Set([40001, 40002, 40003, 40004, 40005, 40006, 50001, 50005]);
+const PERMANENT = new Set([
+  40001,
+  40002,
+  40003,
+  40004,
+  40005,
+  40006,
+  50001,
+  50005,
+]);
 
 /** Reads `code` and `message` from a reply; null when either is missing (codes may be strings). */
-export function readReply(text: string): { code: number; message: string } | null {
+export function readReply(
+  text: string,
+): { code: number; message: string } | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -98,7 +112,9 @@ export function classifyReply(text: string): ReplyOutcome {
       message: `reply without code and message: ${text.slice(0, 200)}`,
     };
   }
-  if (reply.code === 20000 || reply.code === 20001) return { kind: "delivered", ...reply };
+  if (reply.code === 20000 || reply.code === 20001) {
+    return { kind: "delivered", ...reply };
+  }
   if (PERMANENT.has(reply.code)) {
     return { kind: "failed", ...reply, suspect: reply.code === 40002 };
   }
