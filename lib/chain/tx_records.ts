@@ -109,8 +109,8 @@ function decodeCursor(cursor: string): { createdUs: string; requestId: string } 
 /**
  * Lists the app's records on one network, newest first; dates are inclusive UTC days. Pages by
  * key: with `cursor` (the previous page's meta.nextCursor) the page starts after that record, so
- * every page costs the same however deep; `page` alone still works (an offset, for the spec's
- * page numbers). One statement returns the page and a count capped at TX_COUNT_CAP, both
+ * every page costs the same however deep; `page` alone still works (the spec's page numbers: the
+ * page's first row is found by skipping index entries only, then the page is read by key). One statement returns the page and a count capped at TX_COUNT_CAP, both
  * served by the (appid, network[, player_id], created_at, request_id) indexes.
  */
 export async function listTransactions(db: Sql, q: {
@@ -135,13 +135,19 @@ export async function listTransactions(db: Sql, q: {
   if (start) where.push(`created_at >= ${param(start)}`);
   if (end) where.push(`created_at < ${param(end)}`);
   const filter = where.join(" and ");
+  const skip = after ? 0 : (q.page - 1) * q.limit;
+  // A page number past the first finds its first row by walking the list index alone (index
+  // columns only, no row fetched), then reads its rows from there by key like a cursor page.
   const position = after
     ? `and (created_at, request_id) < (timestamptz 'epoch' + ${
       param(after.createdUs)
     }::bigint * interval '1 microsecond', ${param(after.requestId)}::text)`
+    : skip > 0
+    ? `and (created_at, request_id) <= (
+         select created_at, request_id from chain_txs where ${filter}
+          order by created_at desc, request_id desc limit 1 offset ${param(skip)})`
     : "";
   const limit = param(q.limit);
-  const offset = param(after ? 0 : (q.page - 1) * q.limit);
   const cap = param(TX_COUNT_CAP + 1);
   const [result] = await db.query<{
     total: number;
@@ -167,7 +173,7 @@ export async function listTransactions(db: Sql, q: {
          from chain_txs
         where ${filter} ${position}
         order by created_at desc, request_id desc
-        limit ${limit} offset ${offset})
+        limit ${limit})
      -- The order makes the capped count walk the list index like the page does.
      select (select count(*)::int from (
                select 1 from chain_txs where ${filter}

@@ -106,7 +106,7 @@ Deno.test(
     await page.getByLabel(/Forbidden words/).fill("darn\nheck\nblast");
     await page.getByRole("button", { name: "Save word lists" }).click();
     await page.getByText("Saved: version 2, 3 forbidden").waitFor();
-    await page.getByText(/version 2 · changed .* by console session \w{8}/).waitFor();
+    await page.getByText(/version 2 · changed .* by console session [\w-]{8}/).waitFor();
     // The live box updates as the text is typed (no submit).
     await page.getByLabel("Text to test").pressSequentially("oh blast, checkers again", {
       delay: 5,

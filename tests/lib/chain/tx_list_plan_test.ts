@@ -64,6 +64,25 @@ Deno.test({
     byOffset.transactions.map((x) => x.requestId),
     "a cursor continues exactly where the page ended",
   );
+  // A page number reads the same rows as following the cursors to it.
+  const third = await listTransactions(services.db, {
+    appid: t.appid,
+    network: "polygon",
+    page: 3,
+    limit: 20,
+    cursor: second.meta.nextCursor!,
+  });
+  const thirdByNumber = await listTransactions(services.db, {
+    appid: t.appid,
+    network: "polygon",
+    page: 3,
+    limit: 20,
+  });
+  assert.deepEqual(
+    thirdByNumber.transactions.map((x) => x.requestId),
+    third.transactions.map((x) => x.requestId),
+  );
+  assert.equal(thirdByNumber.transactions.length, 20);
 
   const plans: string[] = [];
   const db = explaining(services.db, plans);
