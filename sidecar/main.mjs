@@ -55,8 +55,7 @@ export function exchange(
       else resolve(value);
     };
     const timer = setTimeout(
-      () =>
-        finish(new ExchangeError(`timed out after ${timeoutMs} ms`, "timeout")),
+      () => finish(new ExchangeError(`timed out after ${timeoutMs} ms`, "timeout")),
       timeoutMs,
     );
     socket.on("connect", () => {
@@ -212,9 +211,7 @@ export function startBridge(
   // closed under a request in flight (Node's 5 s default races with the platform's pool).
   server.keepAliveTimeout = 75_000;
   server.headersTimeout = 80_000;
-  return new Promise((resolve) =>
-    server.listen(port, host, () => resolve(server))
-  );
+  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 
 /** Starts the TCP receiver that forwards each request packet to an HTTP receiver. */
@@ -264,9 +261,7 @@ export function startReceiver(
       socket.end(encodeResponsePacket(reply));
     });
   });
-  return new Promise((resolve) =>
-    server.listen(port, host, () => resolve(server))
-  );
+  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }
 
 function flag(name, fallback) {
@@ -282,9 +277,7 @@ if (isMain) {
     console.error(`item sidecar: ${err.message}`);
     process.exit(2);
   });
-  const mode = process.argv[2] && !process.argv[2].startsWith("--")
-    ? process.argv[2]
-    : "bridge";
+  const mode = process.argv[2] && !process.argv[2].startsWith("--") ? process.argv[2] : "bridge";
   const host = flag("host", process.env.SIDECAR_HOST ?? "127.0.0.1");
   if (mode === "bridge") {
     const port = Number(flag("port", process.env.SIDECAR_PORT ?? 8790));

@@ -7,17 +7,8 @@ import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
 import { storableText } from "../db/storable_text.ts";
-import {
-  type ItemEndpoint,
-  openItemEndpoint,
-  type StoredEndpoint,
-} from "./endpoints.ts";
-import {
-  classifyReply,
-  type ReplyOutcome,
-  sendItemBody,
-  TransportFailure,
-} from "./transport.ts";
+import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
+import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
 
 /** A claimed row, ready to send. */
 export interface ClaimedDelivery {
@@ -55,8 +46,7 @@ export function leaseMs(services: Services, attemptTimeoutMs?: number): number {
  */
 export async function claimDueDeliveries(
   services: Services,
-  options: { limit?: number; gameIndex?: number; attemptTimeoutMs?: number } =
-    {},
+  options: { limit?: number; gameIndex?: number; attemptTimeoutMs?: number } = {},
 ): Promise<ClaimedDelivery[]> {
   const nowMs = services.clock.now();
   const token = randomToken(12);

@@ -119,9 +119,7 @@ export async function viewItemEndpoint(
     gameIndex: row.game_index,
     health: {
       healthy: row.healthy,
-      lastProbeAt: row.last_probe_at
-        ? new Date(row.last_probe_at).toISOString()
-        : null,
+      lastProbeAt: row.last_probe_at ? new Date(row.last_probe_at).toISOString() : null,
       lastError: row.last_probe_error,
     },
     configSuspect: row.config_suspect,

@@ -5,11 +5,7 @@
  * packet does not hold deliveries back; deliveries to an unhealthy endpoint wait, never drop.
  */
 import type { Services } from "../services.ts";
-import {
-  type ItemEndpoint,
-  openItemEndpoint,
-  type StoredEndpoint,
-} from "./endpoints.ts";
+import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { probeRecordBody } from "./record.ts";
 import { readReply, sendItemBody } from "./transport.ts";
 import { storableOrNull } from "../db/storable_text.ts";

@@ -10,14 +10,12 @@ import { equalFixed } from "../crypto/hashing.ts";
 import { ITEM_REASONS, type ItemRecord } from "./record.ts";
 
 /** One item entry as received (`method` may be missing when another sender built it). */
-export interface ReceivedItemDetail
-  extends Omit<ItemRecord["detail"][number], "method"> {
+export interface ReceivedItemDetail extends Omit<ItemRecord["detail"][number], "method"> {
   method?: string;
 }
 
 /** A validated item request as the game's handler receives it: the record the platform sends. */
-export interface ReceivedItemRequest
-  extends Omit<ItemRecord, "detail" | "templateMessage"> {
+export interface ReceivedItemRequest extends Omit<ItemRecord, "detail" | "templateMessage"> {
   detail: ReceivedItemDetail[];
   templateMessage?: Record<string, { title: string; body: string }> | string;
 }
@@ -189,9 +187,7 @@ export function createItemReceiver(options: ItemReceiverOptions): ItemReceiver {
 
   async function applyOnce(request: ReceivedItemRequest): Promise<ItemReply> {
     const previous = inFlight.get(request.transactionId);
-    const run = (previous ?? Promise.resolve()).catch(() => {}).then(() =>
-      options.apply(request)
-    );
+    const run = (previous ?? Promise.resolve()).catch(() => {}).then(() => options.apply(request));
     inFlight.set(request.transactionId, run);
     try {
       const result = await run;

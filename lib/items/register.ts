@@ -6,11 +6,7 @@
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { sha256Hex } from "../crypto/hashing.ts";
-import {
-  buildItemRecord,
-  itemRecordBody,
-  type ItemRequestInput,
-} from "./record.ts";
+import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "./record.ts";
 
 /** Statuses of a request. */
 export const ITEM_REQUEST_STATUSES = [
@@ -142,8 +138,6 @@ export async function getItemRequest(
     attempts: row.attempts,
     lastCode: row.last_code,
     lastMessage: row.last_message,
-    deliveredAt: row.delivered_at
-      ? new Date(row.delivered_at).toISOString()
-      : null,
+    deliveredAt: row.delivered_at ? new Date(row.delivered_at).toISOString() : null,
   };
 }

@@ -63,9 +63,7 @@ export function createSidecarSocket(
         return answer.response;
       }
       const reason =
-        (REASONS.has(answer.reason ?? "")
-          ? answer.reason
-          : "unavailable") as SocketFailureReason;
+        (REASONS.has(answer.reason ?? "") ? answer.reason : "unavailable") as SocketFailureReason;
       throw new SocketFailure(
         answer.message ?? `sidecar answered ${res.status}`,
         reason,

@@ -2,11 +2,7 @@
  * Deno-only item socket: dials the game server with Deno.connect. Loaded dynamically by main.ts
  * (and the tests) so Workers bundles never contain Deno APIs.
  */
-import {
-  type ItemSocket,
-  type SocketExchange,
-  SocketFailure,
-} from "./socket.ts";
+import { type ItemSocket, type SocketExchange, SocketFailure } from "./socket.ts";
 import {
   encodeRequestPacket,
   MAX_PACKET_BYTES,
