@@ -11,15 +11,22 @@ import { readOnChain } from "./polygon.ts";
 
 const AMOUNT_RULE = "must be a non-negative integer string (base units, uint256)";
 
-/** Converts game currency to tokens (operator sends) or tokens to game currency (holder sends). */
-export async function convert(s: Services, req: TxRequest, input: {
+/** A convert request through a pool, in either direction; amounts are base-unit integer strings. */
+export interface ConvertInput {
   direction: "to-token" | "to-currency";
   owner: string;
   convertPool: string;
   gameTokenAmount: string;
   gameCurrencyCode: string;
   gameCurrencyAmount: string;
-}): Promise<TxCreation> {
+}
+
+/** Converts game currency to tokens (operator sends) or tokens to game currency (holder sends). */
+export async function convert(
+  s: Services,
+  req: TxRequest,
+  input: ConvertInput,
+): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
   const pool = await requirePool(s, req, input.convertPool);
   const owner = parseAddress(input.owner, "owner");

@@ -4,27 +4,40 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
-import { parseAddress, parseUint256, requireContract } from "./registry.ts";
+import { parseAddress, parseUint256, requireNftAndLock } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 
-/** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
-export async function lockNft(s: Services, req: TxRequest, input: {
+/** A lock request: the NFT contract, the lock escrow, the sender and the token. */
+export interface LockInput {
   contract: string;
   lockContract: string;
   from: string;
   tokenId: string;
-}): Promise<TxCreation> {
+}
+
+/** An unlock request: the lock escrow, the NFT contract, the operator and the token. */
+export interface UnlockInput {
+  lockContract: string;
+  nftContract: string;
+  from: string;
+  tokenId: string;
+}
+
+/** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
+export async function lockNft(
+  s: Services,
+  req: TxRequest,
+  input: LockInput,
+): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
-  const [nft, lock] = await Promise.all([
-    requireContract(s.db, req, { address: input.contract, type: "nft", field: "contract" }),
-    requireContract(s.db, req, {
-      address: input.lockContract,
-      type: "lock",
-      field: "lockContract",
-    }),
-  ]);
+  const [nft, lock] = await requireNftAndLock(
+    s.db,
+    req,
+    { address: input.contract, field: "contract" },
+    { address: input.lockContract, field: "lockContract" },
+  );
   const from = parseAddress(input.from, "from");
   const id = parseUint256(input.tokenId, "tokenId");
   const [holder, operator] = await Promise.all([
@@ -51,21 +64,18 @@ export async function lockNft(s: Services, req: TxRequest, input: {
 }
 
 /** Unlocks an NFT (sent by the lock contract's operator). */
-export async function unlockNft(s: Services, req: TxRequest, input: {
-  lockContract: string;
-  nftContract: string;
-  from: string;
-  tokenId: string;
-}): Promise<TxCreation> {
+export async function unlockNft(
+  s: Services,
+  req: TxRequest,
+  input: UnlockInput,
+): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
-  const [lock, nft] = await Promise.all([
-    requireContract(s.db, req, { address: input.lockContract, type: "lock", field: "contract" }),
-    requireContract(s.db, req, {
-      address: input.nftContract,
-      type: "nft",
-      field: "nftContract",
-    }),
-  ]);
+  const [nft, lock] = await requireNftAndLock(
+    s.db,
+    req,
+    { address: input.nftContract, field: "nftContract" },
+    { address: input.lockContract, field: "contract" },
+  );
   const from = parseAddress(input.from, "from");
   const id = parseUint256(input.tokenId, "tokenId");
   const lockedBy = await readOnChain(chain, {

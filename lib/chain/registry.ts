@@ -76,6 +76,19 @@ export async function registerContract(
   return { ...c, address, owner };
 }
 
+/** The NFT and lock contracts of a lock or unlock request, looked up together. */
+export function requireNftAndLock(
+  db: Sql,
+  scope: { network: string; gameIndex: number },
+  nft: { address: string; field: string },
+  lock: { address: string; field: string },
+): Promise<[KnownContract, KnownContract]> {
+  return Promise.all([
+    requireContract(db, scope, { ...nft, type: "nft" }),
+    requireContract(db, scope, { ...lock, type: "lock" }),
+  ]);
+}
+
 /** Loads a contract of the caller's game with the expected type, or throws a catalog error. */
 export async function requireContract(
   db: Sql,

@@ -7,7 +7,9 @@ import { formatUnits } from "viem";
 import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
 import { loadMetadata, storeMetadata, tokenUriFor } from "../metadata.ts";
-import { parseUint256, requireContract } from "../registry.ts";
+import { parseUint256, requireContract, requireNftAndLock } from "../registry.ts";
+import type { LockInput, UnlockInput } from "../lock.ts";
+import type { ConvertInput } from "../convert.ts";
 import type { TxCreation, TxRequest } from "../transactions.ts";
 import type { MintEntry } from "../nft.ts";
 import { queryContract } from "./lcd.ts";
@@ -122,21 +124,18 @@ export async function nftInfoXpla(s: Services, q: {
 }
 
 /** Locks an NFT: its owner sends it to the lock with cw721 `send_nft` and a `lock` hook. */
-export async function lockNftXpla(s: Services, req: TxRequest, input: {
-  contract: string;
-  lockContract: string;
-  from: string;
-  tokenId: string;
-}): Promise<TxCreation> {
+export async function lockNftXpla(
+  s: Services,
+  req: TxRequest,
+  input: LockInput,
+): Promise<TxCreation> {
   const chain = requireXpla(s);
-  const [nft, lock] = await Promise.all([
-    requireContract(s.db, req, { address: input.contract, type: "nft", field: "contract" }),
-    requireContract(s.db, req, {
-      address: input.lockContract,
-      type: "lock",
-      field: "lockContract",
-    }),
-  ]);
+  const [nft, lock] = await requireNftAndLock(
+    s.db,
+    req,
+    { address: input.contract, field: "contract" },
+    { address: input.lockContract, field: "lockContract" },
+  );
   const from = parseXplaAddress(input.from, "from");
   const tokenId = parseTokenId(input.tokenId, "tokenId");
   const { owner } = await queryContract<{ owner: string }>(chain, nft.address, {
@@ -171,21 +170,18 @@ export async function lockNftXpla(s: Services, req: TxRequest, input: {
 }
 
 /** Unlocks an NFT: the lock's operator calls `unlock`; the lock returns it to its owner. */
-export async function unlockNftXpla(s: Services, req: TxRequest, input: {
-  lockContract: string;
-  nftContract: string;
-  from: string;
-  tokenId: string;
-}): Promise<TxCreation> {
+export async function unlockNftXpla(
+  s: Services,
+  req: TxRequest,
+  input: UnlockInput,
+): Promise<TxCreation> {
   const chain = requireXpla(s);
-  const [lock, nft] = await Promise.all([
-    requireContract(s.db, req, { address: input.lockContract, type: "lock", field: "contract" }),
-    requireContract(s.db, req, {
-      address: input.nftContract,
-      type: "nft",
-      field: "nftContract",
-    }),
-  ]);
+  const [nft, lock] = await requireNftAndLock(
+    s.db,
+    req,
+    { address: input.nftContract, field: "nftContract" },
+    { address: input.lockContract, field: "contract" },
+  );
   const from = parseXplaAddress(input.from, "from");
   const tokenId = parseTokenId(input.tokenId, "tokenId");
   const locked = await queryContract<{ owner: string | null }>(chain, lock.address, {
@@ -212,14 +208,11 @@ interface PoolInfo {
 }
 
 /** Converts through a pool: to-token is sent by the pool's operator, to-currency by the holder. */
-export async function convertXpla(s: Services, req: TxRequest, input: {
-  direction: "to-token" | "to-currency";
-  owner: string;
-  convertPool: string;
-  gameTokenAmount: string;
-  gameCurrencyCode: string;
-  gameCurrencyAmount: string;
-}): Promise<TxCreation> {
+export async function convertXpla(
+  s: Services,
+  req: TxRequest,
+  input: ConvertInput,
+): Promise<TxCreation> {
   const chain = requireXpla(s);
   const pool = await requireContract(s.db, req, {
     address: input.convertPool,
