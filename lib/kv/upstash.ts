@@ -39,7 +39,7 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
       throw toKvError(err);
     }
   }
-  return {
+  const kv: Kv = {
     kind: "upstash",
     get(key) {
       return guarded(async () => asText(await redis.get(key)));
@@ -50,77 +50,60 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
     getdel(key) {
       return guarded(async () => asText(await redis.getdel(key)));
     },
-    incr(key, options = {}) {
-      return guarded(async () => {
-        const tx = redis.multi();
-        tx.incrby(key, options.by ?? 1);
-        if (options.ttlMs !== undefined) {
-          tx.pexpire(key, Math.max(1, Math.ceil(options.ttlMs)), "NX");
-        }
-        const [value] = await tx.exec<[number, number?]>();
-        return Number(value);
-      });
+    async incr(key, options = {}) {
+      const [value] = await kv.batch([{ op: "incr", key, ...options }]);
+      return value as number;
     },
-    incrMany(keys, options = {}) {
-      if (keys.length === 0) return Promise.resolve([]);
-      return guarded(async () => {
-        const tx = redis.multi();
-        for (const key of keys) {
-          tx.incr(key);
-          if (options.ttlMs !== undefined) {
-            tx.pexpire(key, Math.max(1, Math.ceil(options.ttlMs)), "NX");
-          }
-        }
-        const results = await tx.exec<unknown[]>();
-        const step = options.ttlMs !== undefined ? 2 : 1;
-        return keys.map((_, i) => Number(results[i * step]));
-      });
+    async incrMany(keys, options = {}) {
+      return await kv.batch(
+        keys.map((key) => ({ op: "incr", key, ttlMs: options.ttlMs })),
+      ) as number[];
     },
     batch(commands) {
       if (commands.length === 0) return Promise.resolve([]);
       return guarded(async () => {
         const tx = redis.multi();
-        // How to read each command's answer out of the transaction's replies.
-        const readers: ((replies: unknown[], at: number) => KvResult)[] = [];
-        const widths: number[] = [];
+        // Each command's answer, read from the transaction's replies by position.
+        const answers: ((replies: unknown[]) => KvResult)[] = [];
+        let queued = 0;
+        const answer = (read: (reply: unknown) => KvResult) => {
+          const at = queued++;
+          answers.push((replies) => read(replies[at]));
+        };
         for (const c of commands) {
           switch (c.op) {
             case "get":
               tx.get(c.key);
-              readers.push((r, i) => asText(r[i]));
-              widths.push(1);
+              answer(asText);
               break;
             case "getdel":
               tx.getdel(c.key);
-              readers.push((r, i) => asText(r[i]));
-              widths.push(1);
+              answer(asText);
               break;
             case "set":
               tx.set(c.key, c.value, setOptions(c));
-              readers.push((r, i) => setDone(r[i]));
-              widths.push(1);
+              answer(setDone);
               break;
             case "incr":
               tx.incrby(c.key, c.by ?? 1);
-              if (c.ttlMs !== undefined) tx.pexpire(c.key, Math.max(1, Math.ceil(c.ttlMs)), "NX");
-              readers.push((r, i) => Number(r[i]));
-              widths.push(c.ttlMs !== undefined ? 2 : 1);
+              answer(Number);
+              if (c.ttlMs !== undefined) {
+                // Expiry only where the key has none yet: a window starts at its first hit.
+                tx.pexpire(c.key, Math.max(1, Math.ceil(c.ttlMs)), "NX");
+                queued++;
+              }
               break;
             case "del":
-              if (c.keys.length > 0) tx.del(...c.keys);
-              readers.push((r, i) => (c.keys.length === 0 ? 0 : Number(r[i])));
-              widths.push(c.keys.length > 0 ? 1 : 0);
+              if (c.keys.length === 0) answers.push(() => 0);
+              else {
+                tx.del(...c.keys);
+                answer(Number);
+              }
               break;
           }
         }
         const replies = await tx.exec<unknown[]>();
-        const out: KvResult[] = [];
-        let at = 0;
-        for (let i = 0; i < commands.length; i++) {
-          out.push(readers[i](replies, at));
-          at += widths[i];
-        }
-        return out;
+        return answers.map((read) => read(replies));
       });
     },
     del(...keys) {
@@ -136,4 +119,5 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
       });
     },
   };
+  return kv;
 }

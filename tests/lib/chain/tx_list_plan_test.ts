@@ -37,56 +37,32 @@ Deno.test({
   await seedChainTxs(services.db, { appid: other.appid, gameIndex: other.gameIndex, rows: 5_000 });
   await services.db.query("analyze chain_txs");
 
-  const first = await listTransactions(services.db, {
-    appid: t.appid,
-    network: "polygon",
-    page: 1,
-    limit: 20,
-  });
+  const base = { appid: t.appid, network: "polygon", limit: 20 };
+  const ids = (page: { transactions: { requestId: string }[] }) =>
+    page.transactions.map((x) => x.requestId);
+  const first = await listTransactions(services.db, { ...base, page: 1 });
   assert.equal(first.transactions.length, 20);
   assert.equal(first.meta.totalItems, 1_000);
   assert.equal(first.meta.totalCapped, true);
   const second = await listTransactions(services.db, {
-    appid: t.appid,
-    network: "polygon",
+    ...base,
     page: 2,
-    limit: 20,
     cursor: first.meta.nextCursor!,
   });
-  const byOffset = await listTransactions(services.db, {
-    appid: t.appid,
-    network: "polygon",
-    page: 2,
-    limit: 20,
-  });
-  assert.deepEqual(
-    second.transactions.map((x) => x.requestId),
-    byOffset.transactions.map((x) => x.requestId),
-    "a cursor continues exactly where the page ended",
-  );
+  const byOffset = await listTransactions(services.db, { ...base, page: 2 });
+  assert.deepEqual(ids(second), ids(byOffset), "a cursor continues exactly where the page ended");
   // A page number reads the same rows as following the cursors to it.
   const third = await listTransactions(services.db, {
-    appid: t.appid,
-    network: "polygon",
+    ...base,
     page: 3,
-    limit: 20,
     cursor: second.meta.nextCursor!,
   });
-  const thirdByNumber = await listTransactions(services.db, {
-    appid: t.appid,
-    network: "polygon",
-    page: 3,
-    limit: 20,
-  });
-  assert.deepEqual(
-    thirdByNumber.transactions.map((x) => x.requestId),
-    third.transactions.map((x) => x.requestId),
-  );
+  const thirdByNumber = await listTransactions(services.db, { ...base, page: 3 });
+  assert.deepEqual(ids(thirdByNumber), ids(third));
   assert.equal(thirdByNumber.transactions.length, 20);
 
   const plans: string[] = [];
   const db = explaining(services.db, plans);
-  const base = { appid: t.appid, network: "polygon", limit: 20 };
   await listTransactions(db, { ...base, page: 1 });
   await listTransactions(db, { ...base, page: 2, cursor: first.meta.nextCursor! });
   await listTransactions(db, { ...base, page: 1, playerId: "player-7" });
