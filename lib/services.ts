@@ -1,6 +1,6 @@
 /**
  * Services: every dependency a handler may use, built once by main.ts (or the test harness)
- * and handed to createApp. Handlers reach them through `c.var.services`.
+ * and handed to createApp. Handlers reach them through `c.get("services")`.
  */
 import type { Config } from "./config.ts";
 import type { Sql } from "./db/port.ts";

@@ -16,7 +16,7 @@ export function parseAuthorization(header: string | undefined) {
   return { scheme: m[1].toLowerCase(), token: m[2] ?? "" };
 }
 
-/** Requires `Authorization: Bearer <API key>` carrying the scope; sets c.var.apiKey. */
+/** Requires `Authorization: Bearer <API key>` carrying the scope; sets c.get("apiKey"). */
 export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const auth = parseAuthorization(c.req.header("authorization"));
@@ -27,7 +27,7 @@ export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
       throw new DomainError("forbidden", "FORBIDDEN", "authorization scheme must be Bearer");
     }
     if (!auth.token) throw new DomainError("unauthorized", "UNAUTHORIZED", "API key missing");
-    const s = c.var.services;
+    const s = c.get("services");
     c.set("apiKey", await verifyApiKey(s.db, s.signingKey, auth.token, scope));
     await next();
   };
@@ -48,7 +48,7 @@ export function clientAddress(c: Context<AppEnv>): string {
  * are counted per client address; past ADMIN_AUTH_MAX_FAILURES the address gets 429.
  */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const s = c.var.services;
+  const s = c.get("services");
   const address = clientAddress(c);
   const limits = {
     maxFailures: s.config.ADMIN_AUTH_MAX_FAILURES,

@@ -17,10 +17,10 @@ export function adminActor(c: Context<AppEnv>): string {
 export const auditAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   if (c.req.method === "GET" || c.req.method === "HEAD" || c.res.status >= 400) return;
-  c.var.services.log.info("admin action", {
+  c.get("services").log.info("admin action", {
     actor: adminActor(c),
     action: `${c.req.method} ${c.req.path}`,
     status: c.res.status,
-    requestId: c.var.requestId,
+    requestId: c.get("requestId"),
   });
 };

@@ -92,14 +92,14 @@ const postDeploy = createRoute({
 /** Registers the chain admin routes. */
 export function registerChainAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(postWallet, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const body = c.req.valid("json");
     await requireGame(s.db, body.gameIndex);
     const wallet = await s.kms.createWallet(body.gameIndex, body.privateKey as Hex | undefined);
     return c.json(wallet, 201) as JsonResponse;
   });
   app.openapi(postContract, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const body = c.req.valid("json");
     await requireGame(s.db, body.gameIndex);
     const contract = await registerContract(s.db, { ...body, symbolUri: body.symbolUri ?? null });
@@ -107,7 +107,7 @@ export function registerChainAdmin(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(postDeploy, async (c) => {
     const { address, txHash, calls, missingCalls } = await deployContract(
-      c.var.services,
+      c.get("services"),
       c.req.valid("json"),
     );
     return c.json({ address, txHash, calls, missingCalls }, 201) as JsonResponse;

@@ -54,7 +54,7 @@ const callsRoute = createRoute({
 export function registerContractActions(app: OpenAPIHono<AppEnv>) {
   app.openapi(rolesRoute, async (c) => {
     const body = c.req.valid("json");
-    const done = await setRole(c.var.services, {
+    const done = await setRole(c.get("services"), {
       ...body,
       contract: c.req.valid("param").address,
     });
@@ -62,7 +62,7 @@ export function registerContractActions(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(callsRoute, async (c) => {
     const body = c.req.valid("json");
-    const done = await ownerCall(c.var.services, {
+    const done = await ownerCall(c.get("services"), {
       ...body,
       contract: c.req.valid("param").address,
     });

@@ -81,7 +81,7 @@ const postCpa = createRoute({
 /** Registers the item and CPA admin routes. */
 export function registerItemsAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(putEndpoint, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const body = c.req.valid("json");
     await assertRegistrableTarget(s.outbound, body, {
       allowPrivate: s.config.allowPrivateOutbound,
@@ -96,7 +96,7 @@ export function registerItemsAdmin(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(getEndpoint, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const db = c.var.services.db;
+    const db = c.get("services").db;
     await requireGame(db, gameIndex);
     const view = await viewItemEndpoint(db, gameIndex);
     if (!view) throw notFound(`game ${gameIndex} has no item endpoint`, "ITEM_ENDPOINT_NOT_FOUND");
@@ -104,7 +104,7 @@ export function registerItemsAdmin(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(postCpa, async (c) => {
     const created = await registerCpaCampaign(
-      c.var.services.db,
+      c.get("services").db,
       c.req.valid("param").gameIndex,
       c.req.valid("json"),
     );

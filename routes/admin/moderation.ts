@@ -138,25 +138,25 @@ const getChatLogs = createRoute({
 /** Registers the moderation admin routes. */
 export function registerModerationAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(postChatKey, async (c) => {
-    const created = await createChatKey(c.var.services, {
+    const created = await createChatKey(c.get("services"), {
       gameIndex: c.req.valid("param").gameIndex,
       projectKey: c.req.valid("json").projectKey,
     });
     return c.json(created, 201) as JsonResponse;
   });
   app.openapi(postProject, async (c) => {
-    return c.json(await createProject(c.var.services, c.req.valid("json")), 201) as JsonResponse;
+    return c.json(await createProject(c.get("services"), c.req.valid("json")), 201) as JsonResponse;
   });
   app.openapi(putWords, async (c) => {
     const updated = await updateProjectWords(
-      c.var.services,
+      c.get("services"),
       c.req.valid("param").projectKey,
       c.req.valid("json"),
     );
     return c.json(updated, 200) as JsonResponse;
   });
   app.openapi(getChatLogs, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     const q = c.req.valid("query");
     await requireGame(s.db, gameIndex);

@@ -74,19 +74,19 @@ const listRoute = createRoute({
 /** Registers the multi-signature admin routes. */
 export function registerMultisigAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(deployRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const body = c.req.valid("json");
     await requireGame(s.db, body.gameIndex);
     const deployed = await deploySafeContracts(s, requireChain(s, body.network), body);
     return c.json(deployed, 201) as JsonResponse;
   });
   app.openapi(contractsRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const chain = requireChain(s, c.req.valid("query").network);
     return c.json(await safeContracts(s, chain), 200) as JsonResponse;
   });
   app.openapi(listRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const q = c.req.valid("query");
     await requireGame(s.db, q.gameIndex);
     const { wallets, total } = await listSafes(s, q);

@@ -69,7 +69,7 @@ const getOutbox = createRoute({
 /** Registers the OTP admin routes. */
 export function registerOtpAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(postTopic, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const body = c.req.valid("json");
     if (body.callbackUrl) {
       await assertRegistrableTarget(s.outbound, { url: body.callbackUrl }, {
@@ -81,7 +81,7 @@ export function registerOtpAdmin(app: OpenAPIHono<AppEnv>) {
     return c.json(topic, created ? 201 : 200) as JsonResponse;
   });
   app.openapi(getOutbox, (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     return c.json({
       sms: s.otpProviders.sms.name,
       email: s.otpProviders.email.name,

@@ -97,24 +97,24 @@ const deleteRoute = createRoute({
 /** Registers the push admin routes. */
 export function registerPushAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const messages = await recentLogMessages(c.var.services.db, c.req.valid("query").limit);
+    const messages = await recentLogMessages(c.get("services").db, c.req.valid("query").limit);
     return c.json({ messages }, 200) as JsonResponse;
   });
   app.openapi(putRoute, async (c) => {
     const view = await putCredentials(
-      c.var.services,
+      c.get("services"),
       c.req.valid("param").appid,
       c.req.valid("json"),
     );
     return c.json(view, 200) as JsonResponse;
   });
   app.openapi(getRoute, async (c) => {
-    const view = await getCredentials(c.var.services, c.req.valid("param").appid);
+    const view = await getCredentials(c.get("services"), c.req.valid("param").appid);
     return c.json(view, 200) as JsonResponse;
   });
   app.openapi(deleteRoute, async (c) => {
     await deleteCredentials(
-      c.var.services,
+      c.get("services"),
       c.req.valid("param").appid,
       c.req.valid("query").provider,
     );

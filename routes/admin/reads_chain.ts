@@ -75,18 +75,18 @@ const txRoute = createRoute({
 export function registerChainReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(contractsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listContracts(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listContracts(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(txsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listGameTransactions(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listGameTransactions(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(txRoute, async (c) => {
     const { gameIndex, requestId } = c.req.valid("param");
     return c.json(
-      await getGameTransaction(c.var.services.db, gameIndex, requestId),
+      await getGameTransaction(c.get("services").db, gameIndex, requestId),
       200,
     ) as JsonResponse;
   });

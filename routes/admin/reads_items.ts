@@ -143,11 +143,11 @@ const cpaRoute = createRoute({
 export function registerItemsReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(probesRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listProbes(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listProbes(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(probeNowRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     await requireGame(s.db, gameIndex);
     const result = await probeEndpointNow(s, gameIndex);
@@ -158,18 +158,18 @@ export function registerItemsReads(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(deliveriesRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listDeliveries(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listDeliveries(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(deliveryRoute, async (c) => {
     const { gameIndex, transactionId } = c.req.valid("param");
     return c.json(
-      await getDelivery(c.var.services.db, gameIndex, transactionId),
+      await getDelivery(c.get("services").db, gameIndex, transactionId),
       200,
     ) as JsonResponse;
   });
   app.openapi(retryRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { gameIndex, transactionId } = c.req.valid("param");
     await requireGame(s.db, gameIndex);
     const result = await retryItemRequest(s.db, { gameIndex, transactionId, nowMs: s.clock.now() });
@@ -177,7 +177,7 @@ export function registerItemsReads(app: OpenAPIHono<AppEnv>) {
     return c.json(result, 200) as JsonResponse;
   });
   app.openapi(sendRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     const input = c.req.valid("json");
     if (input.gameIndex !== gameIndex) {
@@ -191,7 +191,7 @@ export function registerItemsReads(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(cpaRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listCpaCampaigns(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listCpaCampaigns(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
 }

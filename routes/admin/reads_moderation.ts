@@ -140,28 +140,28 @@ const testRoute = createRoute({
 export function registerModerationReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(listChatKeysRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listChatKeys(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listChatKeys(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(rotateChatKeyRoute, async (c) => {
     return c.json(
-      await rotateChatKeySecret(c.var.services, c.req.valid("param")),
+      await rotateChatKeySecret(c.get("services"), c.req.valid("param")),
       200,
     ) as JsonResponse;
   });
   app.openapi(listProjectsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const page = await listProjects(c.var.services.db, gameIndex, c.req.valid("query"));
+    const page = await listProjects(c.get("services").db, gameIndex, c.req.valid("query"));
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(getProjectRoute, async (c) => {
     const { gameIndex, projectKey } = c.req.valid("param");
-    const project = await getProjectOfGame(c.var.services.db, gameIndex, projectKey);
+    const project = await getProjectOfGame(c.get("services").db, gameIndex, projectKey);
     return c.json(project, 200) as JsonResponse;
   });
   app.openapi(putWordsRoute, async (c) => {
     const { gameIndex, projectKey } = c.req.valid("param");
-    const s = c.var.services;
+    const s = c.get("services");
     await getProjectOfGame(s.db, gameIndex, projectKey);
     const updated = await updateProjectWords(s, projectKey, c.req.valid("json"), {
       actor: adminActor(c),
@@ -171,12 +171,12 @@ export function registerModerationReads(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(rotateProjectRoute, async (c) => {
     return c.json(
-      await rotateProjectSecret(c.var.services, c.req.valid("param")),
+      await rotateProjectSecret(c.get("services"), c.req.valid("param")),
       200,
     ) as JsonResponse;
   });
   app.openapi(testRoute, async (c) => {
-    const result = await testDetection(c.var.services, {
+    const result = await testDetection(c.get("services"), {
       ...c.req.valid("param"),
       ...c.req.valid("json"),
     });

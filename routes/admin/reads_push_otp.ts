@@ -154,32 +154,32 @@ export function registerPushOtpReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(topicsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
     return c.json(
-      await listTopics(c.var.services.db, gameIndex, c.req.valid("query")),
+      await listTopics(c.get("services").db, gameIndex, c.req.valid("query")),
       200,
     ) as JsonResponse;
   });
   app.openapi(campaignsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
     return c.json(
-      await listCampaigns(c.var.services.db, gameIndex, c.req.valid("query")),
+      await listCampaigns(c.get("services").db, gameIndex, c.req.valid("query")),
       200,
     ) as JsonResponse;
   });
   app.openapi(campaignRoute, async (c) => {
     const { gameIndex, id } = c.req.valid("param");
-    return c.json(await getCampaign(c.var.services.db, gameIndex, id), 200) as JsonResponse;
+    return c.json(await getCampaign(c.get("services").db, gameIndex, id), 200) as JsonResponse;
   });
   app.openapi(targetingsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
     return c.json(
-      await listTargetings(c.var.services.db, gameIndex, c.req.valid("query")),
+      await listTargetings(c.get("services").db, gameIndex, c.req.valid("query")),
       200,
     ) as JsonResponse;
   });
   app.openapi(devicesRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
     return c.json(
-      await listDevices(c.var.services.db, gameIndex, c.req.valid("query")),
+      await listDevices(c.get("services").db, gameIndex, c.req.valid("query")),
       200,
     ) as JsonResponse;
   });

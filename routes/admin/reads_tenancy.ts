@@ -124,31 +124,31 @@ const getKeyRoute = createRoute({
 /** Registers the tenancy read routes. */
 export function registerTenancyReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(listGamesRoute, async (c) => {
-    return c.json(await listGames(c.var.services.db, c.req.valid("query")), 200) as JsonResponse;
+    return c.json(await listGames(c.get("services").db, c.req.valid("query")), 200) as JsonResponse;
   });
   app.openapi(getGameRoute, async (c) => {
-    const game = await getGame(c.var.services.db, c.req.valid("param").gameIndex);
+    const game = await getGame(c.get("services").db, c.req.valid("param").gameIndex);
     return c.json(game, 200) as JsonResponse;
   });
   app.openapi(listAppsRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
     return c.json(
-      await listApps(c.var.services.db, gameIndex, c.req.valid("query")),
+      await listApps(c.get("services").db, gameIndex, c.req.valid("query")),
       200,
     ) as JsonResponse;
   });
   app.openapi(getAppRoute, async (c) => {
     const { gameIndex, appid } = c.req.valid("param");
-    return c.json(await getAppOfGame(c.var.services.db, gameIndex, appid), 200) as JsonResponse;
+    return c.json(await getAppOfGame(c.get("services").db, gameIndex, appid), 200) as JsonResponse;
   });
   app.openapi(rotateAppRoute, async (c) => {
-    const rotated = await rotateClientSecret(c.var.services.db, c.req.valid("param"));
+    const rotated = await rotateClientSecret(c.get("services").db, c.req.valid("param"));
     return c.json(rotated, 200) as JsonResponse;
   });
   app.openapi(listKeysRoute, async (c) => {
     const { gameIndex } = c.req.valid("param");
     const q = c.req.valid("query");
-    const page = await listApiKeys(c.var.services.db, gameIndex, {
+    const page = await listApiKeys(c.get("services").db, gameIndex, {
       ...q,
       revoked: q.revoked === undefined ? undefined : q.revoked === "true",
     });
@@ -156,6 +156,9 @@ export function registerTenancyReads(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(getKeyRoute, async (c) => {
     const { gameIndex, keyId } = c.req.valid("param");
-    return c.json(await getApiKeyOfGame(c.var.services.db, gameIndex, keyId), 200) as JsonResponse;
+    return c.json(
+      await getApiKeyOfGame(c.get("services").db, gameIndex, keyId),
+      200,
+    ) as JsonResponse;
   });
 }

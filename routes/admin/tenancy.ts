@@ -68,19 +68,19 @@ const deleteKey = createRoute({
 /** Registers the tenancy admin routes. */
 export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(postGame, async (c) => {
-    const game = await createGame(c.var.services.db, c.req.valid("json").name);
+    const game = await createGame(c.get("services").db, c.req.valid("json").name);
     return c.json(game, 201) as JsonResponse;
   });
   app.openapi(postApp, async (c) => {
     const { gameIndex } = c.req.valid("param");
-    const created = await registerGameApp(c.var.services.db, {
+    const created = await registerGameApp(c.get("services").db, {
       gameIndex,
       appid: c.req.valid("json").appid,
     });
     return c.json(created, 201) as JsonResponse;
   });
   app.openapi(postKey, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     await requireGame(s.db, gameIndex);
     const key = await createApiKey(s.db, s.signingKey, {
@@ -91,7 +91,7 @@ export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
     return c.json(key, 201) as JsonResponse;
   });
   app.openapi(deleteKey, async (c) => {
-    const ok = await revokeApiKey(c.var.services.db, c.req.valid("param").keyId);
+    const ok = await revokeApiKey(c.get("services").db, c.req.valid("param").keyId);
     if (!ok) throw notFound("API key not found", "API_KEY_NOT_FOUND");
     return c.body(null, 204) as unknown as JsonResponse;
   });

@@ -81,7 +81,7 @@ const fundRoute = createRoute({
 /** Registers the wallet admin routes. */
 export function registerWalletAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(listRoute, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const q = c.req.valid("query");
     await requireGame(s.db, q.gameIndex);
     const { wallets, total } = await listWallets(s, q);
@@ -92,12 +92,12 @@ export function registerWalletAdmin(app: OpenAPIHono<AppEnv>) {
   });
   app.openapi(getRoute, async (c) => {
     return c.json(
-      await walletInfo(c.var.services, c.req.valid("param").address),
+      await walletInfo(c.get("services"), c.req.valid("param").address),
       200,
     ) as JsonResponse;
   });
   app.openapi(fundRoute, async (c) => {
-    const funded = await fundFromDevAccount(c.var.services, {
+    const funded = await fundFromDevAccount(c.get("services"), {
       address: c.req.valid("param").address,
       amount: c.req.valid("json").amount,
     });

@@ -29,7 +29,7 @@ const route = createRoute({
 /** Registers the webhook-secret admin route. */
 export function registerWebhookAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     await requireGame(s.db, gameIndex);
     const rotated = await rotateWebhookSecret(s, gameIndex);

@@ -1,6 +1,6 @@
 /**
  * Blockchain request authentication: access token, x-network and (for /service/v1) x-appid.
- * Sets c.var.app and c.var.network.
+ * Sets c.get("app") and c.get("network").
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Network } from "../env.ts";
@@ -31,7 +31,7 @@ export function requireAppToken(options: { appid: boolean }): MiddlewareHandler<
     if (auth.scheme !== "bearer") {
       throw new DomainError("unauthorized", "TOKEN_MISSING", "authorization scheme must be Bearer");
     }
-    const s = c.var.services;
+    const s = c.get("services");
     const token = await verifyAppToken(s.signingKey, auth.token, "access", s.clock.now());
     const network = parseNetwork(c.req.header("x-network"));
     if (!network) {

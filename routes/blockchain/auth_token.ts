@@ -37,13 +37,13 @@ const refreshToken = createRoute({
 /** Registers the two token endpoints. */
 export function registerAuthToken(app: OpenAPIHono<AppEnv>) {
   app.openapi(authToken, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { clientId, clientSecret } = c.req.valid("json");
     const principal = await authenticateClient(s.db, clientId, clientSecret);
     return renderChainOk(c, await issueTokenPair(s.signingKey, principal, s.clock.now()));
   });
   app.openapi(refreshToken, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const now = s.clock.now();
     const token = await verifyAppToken(
       s.signingKey,

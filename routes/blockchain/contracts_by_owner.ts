@@ -28,9 +28,9 @@ export function registerContractsByOwner(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { owner } = c.req.valid("param");
     const q = c.req.valid("query");
-    const result = await chainPort(c.var.network).contractsByOwner(c.var.services, {
-      network: c.var.network,
-      gameIndex: c.var.app.gameIndex,
+    const result = await chainPort(c.get("network")).contractsByOwner(c.get("services"), {
+      network: c.get("network"),
+      gameIndex: c.get("app").gameIndex,
       owner,
       type: q.contractType,
       page: q.page,

@@ -38,8 +38,8 @@ export function registerConvert(app: OpenAPIHono<AppEnv>) {
       gameCurrencyCode: body.gameCurrencyCode,
       gameCurrencyAmount: body.gameCurrencyAmount,
     };
-    const created = await chainPort(c.var.network).convert(
-      c.var.services,
+    const created = await chainPort(c.get("network")).convert(
+      c.get("services"),
       txRequest(c, body, input),
       input,
     );

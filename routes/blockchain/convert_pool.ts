@@ -23,9 +23,9 @@ const route = createRoute({
 /** Registers the route. */
 export function registerConvertPool(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const info = await chainPort(c.var.network).poolInfo(c.var.services, {
-      network: c.var.network,
-      gameIndex: c.var.app.gameIndex,
+    const info = await chainPort(c.get("network")).poolInfo(c.get("services"), {
+      network: c.get("network"),
+      gameIndex: c.get("app").gameIndex,
       pool: c.req.valid("param").convertPool,
     });
     return renderChainOk(c, info);

@@ -81,10 +81,10 @@ const txWalletRoute = createRoute({
 export function registerMultisig(app: OpenAPIHono<AppEnv>) {
   app.openapi(createRouteDef, async (c) => {
     const body = c.req.valid("json");
-    if (c.var.network === "xpla") return await createOnXpla(c, body);
-    const created = await createMultisig(c.var.services, {
-      network: c.var.network,
-      gameIndex: c.var.app.gameIndex,
+    if (c.get("network") === "xpla") return await createOnXpla(c, body);
+    const created = await createMultisig(c.get("services"), {
+      network: c.get("network"),
+      gameIndex: c.get("app").gameIndex,
       ...body,
     });
     return renderChainOk(c, created);
@@ -101,13 +101,13 @@ export function registerMultisig(app: OpenAPIHono<AppEnv>) {
     if (!wallet) {
       throw new DomainError("invalid", "VALIDATION_FAILED", "to (the wallet address) is required");
     }
-    if (c.var.network === "xpla") {
+    if (c.get("network") === "xpla") {
       return await assembleOnXpla(c, { ...body, wallet, signatures: [...body.signatures] });
     }
-    const result = await createMultisigExecution(c.var.services, {
-      appid: c.var.app.appid,
-      gameIndex: c.var.app.gameIndex,
-      network: c.var.network,
+    const result = await createMultisigExecution(c.get("services"), {
+      appid: c.get("app").appid,
+      gameIndex: c.get("app").gameIndex,
+      network: c.get("network"),
       encoded: body.encoded,
       from: body.from,
       wallet,

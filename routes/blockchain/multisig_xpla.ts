@@ -15,9 +15,9 @@ export async function createOnXpla(
   c: Context<AppEnv>,
   body: { from: string; signers: string[]; threshold: number },
 ) {
-  const s = c.var.services;
+  const s = c.get("services");
   const created = await createXplaMultisig(s, requireXpla(s), {
-    gameIndex: c.var.app.gameIndex,
+    gameIndex: c.get("app").gameIndex,
     from: body.from,
     signers: body.signers,
     threshold: body.threshold,
@@ -30,9 +30,9 @@ export async function assembleOnXpla(
   c: Context<AppEnv>,
   q: { from: string; wallet: string; tx: unknown; signatures: string[] },
 ) {
-  const s = c.var.services;
+  const s = c.get("services");
   const { rawTx, requestId } = await assembleXplaMultisigTx(s, requireXpla(s), {
-    gameIndex: c.var.app.gameIndex,
+    gameIndex: c.get("app").gameIndex,
     from: q.from,
     to: q.wallet,
     tx: q.tx,

@@ -33,9 +33,9 @@ export function registerNftInfo(app: OpenAPIHono<AppEnv>) {
   for (const route of [getRoute, postRoute]) {
     app.openapi(route, async (c) => {
       const { contract, tokenId } = c.req.valid("param");
-      const info = await chainPort(c.var.network).nftInfo(c.var.services, {
-        network: c.var.network,
-        gameIndex: c.var.app.gameIndex,
+      const info = await chainPort(c.get("network")).nftInfo(c.get("services"), {
+        network: c.get("network"),
+        gameIndex: c.get("app").gameIndex,
         contract,
         tokenId,
       });

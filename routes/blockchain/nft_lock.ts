@@ -34,8 +34,8 @@ export function registerNftLock(app: OpenAPIHono<AppEnv>) {
       from: body.from,
       tokenId: body.tokenId,
     };
-    const created = await chainPort(c.var.network).lockNft(
-      c.var.services,
+    const created = await chainPort(c.get("network")).lockNft(
+      c.get("services"),
       txRequest(c, body, input),
       input,
     );

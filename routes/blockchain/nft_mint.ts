@@ -65,7 +65,7 @@ export function registerNftMint(app: OpenAPIHono<AppEnv>) {
       to: body.to,
       mintMsg: entries,
     });
-    const created = await chainPort(c.var.network).mintNfts(c.var.services, req, {
+    const created = await chainPort(c.get("network")).mintNfts(c.get("services"), req, {
       contract,
       from: body.from,
       to: body.to,

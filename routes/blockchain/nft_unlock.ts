@@ -34,8 +34,8 @@ export function registerNftUnlock(app: OpenAPIHono<AppEnv>) {
       from: body.from,
       tokenId: body.tokenId,
     };
-    const created = await chainPort(c.var.network).unlockNft(
-      c.var.services,
+    const created = await chainPort(c.get("network")).unlockNft(
+      c.get("services"),
       txRequest(c, body, input),
       input,
     );

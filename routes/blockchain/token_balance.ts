@@ -27,9 +27,9 @@ const route = createRoute({
 export function registerTokenBalance(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { contract, from } = c.req.valid("param");
-    const balance = await chainPort(c.var.network).tokenBalance(c.var.services, {
-      network: c.var.network,
-      gameIndex: c.var.app.gameIndex,
+    const balance = await chainPort(c.get("network")).tokenBalance(c.get("services"), {
+      network: c.get("network"),
+      gameIndex: c.get("app").gameIndex,
       contract,
       holder: from,
     });

@@ -51,7 +51,7 @@ export function txRequest(
   },
   params: Record<string, unknown>,
 ): TxRequest {
-  const s = c.var.services;
+  const s = c.get("services");
   try {
     assertOutboundUrl(body.callbackUrl, s.config.allowPrivateOutbound);
   } catch (err) {
@@ -61,9 +61,9 @@ export function txRequest(
     throw err;
   }
   return {
-    appid: c.var.app.appid,
-    gameIndex: c.var.app.gameIndex,
-    network: c.var.network,
+    appid: c.get("app").appid,
+    gameIndex: c.get("app").gameIndex,
+    network: c.get("network"),
     playerId: body.playerId,
     isSend: body.isSend,
     encoded: body.encoded,
@@ -75,5 +75,5 @@ export function txRequest(
 
 /** The public base address for token URIs: PUBLIC_BASE_URL, else the request's origin. */
 export function publicBaseUrl(c: Context<AppEnv>): string {
-  return c.var.services.config.PUBLIC_BASE_URL ?? new URL(c.req.url).origin;
+  return c.get("services").config.PUBLIC_BASE_URL ?? new URL(c.req.url).origin;
 }

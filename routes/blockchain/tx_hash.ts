@@ -24,10 +24,10 @@ const route = createRoute({
 /** Registers the route. */
 export function registerTxHashRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const { requestId, txHash } = c.req.valid("json");
     await registerTxHash(s.db, {
-      appid: c.var.app.appid,
+      appid: c.get("app").appid,
       requestId,
       txHash,
       now: new Date(s.clock.now()),

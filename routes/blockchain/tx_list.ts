@@ -48,9 +48,9 @@ const route = createRoute({
 export function registerTxList(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const result = await listTransactions(c.var.services.db, {
-      appid: c.var.app.appid,
-      network: c.var.network,
+    const result = await listTransactions(c.get("services").db, {
+      appid: c.get("app").appid,
+      network: c.get("network"),
       ...q,
     });
     return renderChainOk(c, result);

@@ -44,11 +44,11 @@ export type RootApp = () => Hono<AppEnv>;
 
 /** Builds the client for a console request. */
 export function consoleApi(c: Context<AppEnv>, root: RootApp, actor: string): ConsoleApi {
-  const s = c.var.services;
+  const s = c.get("services");
   async function call(method: string, path: string, json?: unknown): Promise<ApiResult> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${s.secrets.adminToken}`,
-      "x-request-id": c.var.requestId,
+      "x-request-id": c.get("requestId"),
       "x-admin-actor": actor,
     };
     // The admin API counts failed tokens per client address: the console's calls carry the

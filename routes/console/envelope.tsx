@@ -25,7 +25,7 @@ export function renderConsoleError(c: Context<AppEnv>, f: Failure): Response | P
         <div class="panel" role="alert">
           <h1>{title}</h1>
           <p>{f.message}</p>
-          <p class="muted">Code {f.code} · request {c.var.requestId}</p>
+          <p class="muted">Code {f.code} · request {c.get("requestId")}</p>
           <p>
             {signIn
               ? <a class="button" href="/console/sign-in">Sign in</a>

@@ -29,14 +29,14 @@ export interface Console {
 
 /** Builds the tools for one request. */
 export function consoleOf(c: Context<ConsoleEnv>, root: RootApp): Console {
-  const session = c.var.session;
+  const session = c.get("session");
   const actor = `console session ${session.sid.slice(0, 8)}`;
   // deno-lint-ignore no-explicit-any
   const api = consoleApi(c as any, root, actor);
   return {
     api,
     csrf: session.csrf,
-    form: c.var.form ?? {},
+    form: c.get("form") ?? {},
     async page(title, body, options = {}) {
       const games = await api.get("/admin/v1/games?limit=200");
       let flash: PageContext["flash"] = null;
@@ -69,17 +69,17 @@ export function consoleOf(c: Context<ConsoleEnv>, root: RootApp): Console {
         path: "/console",
         httpOnly: true,
         sameSite: "Strict",
-        secure: !c.var.services.config.embedded,
+        secure: !c.get("services").config.embedded,
         maxAge: 60,
       });
       return c.redirect(to, 303);
     },
     log(action, details = {}) {
-      c.var.services.log.info("console action", {
+      c.get("services").log.info("console action", {
         actor,
         action,
         ...details,
-        requestId: c.var.requestId,
+        requestId: c.get("requestId"),
       });
     },
   };

@@ -47,7 +47,7 @@ export async function adminTokenMatches(services: Services, token: string): Prom
 
 /** Starts a session: signs the token and sets the cookie. */
 export async function startSession(c: Context<AppEnv>): Promise<ConsoleSession> {
-  const s = c.var.services;
+  const s = c.get("services");
   const now = s.clock.now();
   const session = { sid: randomToken(16), csrf: randomToken(24), expiresAt: now + SESSION_TTL_MS };
   const jwt = await new SignJWT({
@@ -69,7 +69,7 @@ export async function startSession(c: Context<AppEnv>): Promise<ConsoleSession> 
 export async function readSession(c: Context<AppEnv>): Promise<ConsoleSession | null> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token || token.length > 4096) return null;
-  const s = c.var.services;
+  const s = c.get("services");
   try {
     const { payload } = await jwtVerify(token, s.signingKey.verifyKey, {
       issuer: "game-platform",
@@ -90,7 +90,7 @@ export async function readSession(c: Context<AppEnv>): Promise<ConsoleSession | 
 
 /** Ends a session: revokes its id until it would have expired and clears the cookie. */
 export async function endSession(c: Context<AppEnv>, session: ConsoleSession) {
-  const s = c.var.services;
+  const s = c.get("services");
   const ttlMs = Math.max(1000, session.expiresAt - s.clock.now());
   await s.kv.set(`console:revoked:${session.sid}`, "1", { ttlMs });
   deleteCookie(c, SESSION_COOKIE, { path: "/console", secure: !s.config.embedded });
@@ -99,7 +99,7 @@ export async function endSession(c: Context<AppEnv>, session: ConsoleSession) {
 /** A fresh CSRF token for the sign-in form, also set as a short-lived cookie. */
 export function signInCsrf(c: Context<AppEnv>): string {
   const token = randomToken(24);
-  setCookie(c, SIGN_IN_COOKIE, token, cookieOptions(c.var.services, 900));
+  setCookie(c, SIGN_IN_COOKIE, token, cookieOptions(c.get("services"), 900));
   return token;
 }
 

@@ -31,9 +31,9 @@ const route = createRoute({
 /** Registers the route. */
 export function registerItemRequestRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const input = c.req.valid("json");
-    if (input.gameIndex !== c.var.apiKey.gameIndex) {
+    if (input.gameIndex !== c.get("apiKey").gameIndex) {
       throw new DomainError(
         "forbidden",
         "GAME_MISMATCH",

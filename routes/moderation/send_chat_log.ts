@@ -44,7 +44,7 @@ const codeOf: Record<ChatRejection, string> = {
 export function registerSendChatLog(app: OpenAPIHono<AppEnv>) {
   app.openapi(sendChatLog, async (c) => {
     const body = c.req.valid("json");
-    const outcome = await collectChatLog(c.var.services, {
+    const outcome = await collectChatLog(c.get("services"), {
       gameKey: body.game_key,
       chatCount: body.chat_log.chat_count,
       messages: body.chat_log.msg_array,

@@ -55,7 +55,7 @@ const entryOf: Record<TextRejection, { code: string; text: string }> = {
 export function registerSendTextData(app: OpenAPIHono<AppEnv>) {
   app.openapi(sendTextData, async (c) => {
     const body = c.req.valid("json");
-    const outcome = await detectTexts(c.var.services, {
+    const outcome = await detectTexts(c.get("services"), {
       projectKey: body.project_key,
       textCount: body.text_log.text_count,
       texts: body.text_log.text_array,

@@ -35,7 +35,7 @@ function emailRoute(path: "/otp/email" | "/otp/email/send") {
 export function registerSendEmail(app: OpenAPIHono<AppEnv>) {
   for (const path of ["/otp/email", "/otp/email/send"] as const) {
     app.openapi(emailRoute(path), async (c) => {
-      const sent = await sendEmailOtp(c.var.services, c.get("otpTopic"), c.req.valid("json"));
+      const sent = await sendEmailOtp(c.get("services"), c.get("otpTopic"), c.req.valid("json"));
       return c.json({ otp: sent.otp, expiry: sent.expiry }) as JsonResponse;
     });
   }

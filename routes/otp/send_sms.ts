@@ -37,7 +37,7 @@ function smsRoute(path: "/otp/sms" | "/otp/send") {
 export function registerSendSms(app: OpenAPIHono<AppEnv>) {
   for (const path of ["/otp/sms", "/otp/send"] as const) {
     app.openapi(smsRoute(path), async (c) => {
-      const sent = await sendSmsOtp(c.var.services, c.get("otpTopic"), c.req.valid("json"));
+      const sent = await sendSmsOtp(c.get("services"), c.get("otpTopic"), c.req.valid("json"));
       return c.json(sent) as JsonResponse;
     });
   }

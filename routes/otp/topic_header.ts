@@ -17,7 +17,7 @@ declare module "hono" {
 export const requireOtpTopic: MiddlewareHandler<AppEnv> = async (c, next) => {
   const name = c.req.header("topic")?.trim();
   if (!name) throw new DomainError("invalid", "NO_TOPIC", "Topic header is required");
-  const topic = await findTopic(c.var.services.db, c.var.apiKey.gameIndex, name);
+  const topic = await findTopic(c.get("services").db, c.get("apiKey").gameIndex, name);
   if (!topic) {
     throw new DomainError("invalid", "NO_TOPIC", `topic ${name} is not registered for this game`);
   }

@@ -51,7 +51,7 @@ export function registerVerify(app: OpenAPIHono<AppEnv>) {
     const target: VerifyTarget = body.receiver
       ? { channel: "email", receiver: body.receiver }
       : { channel: "sms", to: body.to!, toCountryNo: body.toCountryNo! };
-    const result = await verifyOtp(c.var.services, c.get("otpTopic"), target, body.otp);
+    const result = await verifyOtp(c.get("services"), c.get("otpTopic"), target, body.otp);
     return c.json({ result }) as JsonResponse;
   });
 }

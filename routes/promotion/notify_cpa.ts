@@ -33,7 +33,7 @@ const route = createRoute({
 /** Registers the route. */
 export function registerNotifyCpa(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     let callerGame: number | undefined;
     const auth = parseAuthorization(c.req.header("authorization"));
     if (auth) {

@@ -95,20 +95,24 @@ const cancel = createRoute({
 /** Registers the campaign read and cancel routes. */
 export function registerCampaignReads(app: OpenAPIHono<AppEnv>) {
   app.openapi(list, async (c) => {
-    const page = await listCampaigns(c.var.services, c.var.apiKey.gameIndex, c.req.valid("query"));
+    const page = await listCampaigns(
+      c.get("services"),
+      c.get("apiKey").gameIndex,
+      c.req.valid("query"),
+    );
     return c.json(page, 200) as JsonResponse;
   });
   app.openapi(one, async (c) => {
     const report = await campaignReport(
-      c.var.services,
+      c.get("services"),
       c.req.valid("param").id,
-      c.var.apiKey.gameIndex,
+      c.get("apiKey").gameIndex,
     );
     return c.json(report, 200) as JsonResponse;
   });
   app.openapi(cancel, async (c) => {
     const { id } = c.req.valid("param");
-    await cancelCampaignById(c.var.services, id, c.var.apiKey.gameIndex);
-    return c.json(await campaignReport(c.var.services, id, c.var.apiKey.gameIndex), 200);
+    await cancelCampaignById(c.get("services"), id, c.get("apiKey").gameIndex);
+    return c.json(await campaignReport(c.get("services"), id, c.get("apiKey").gameIndex), 200);
   });
 }

@@ -47,8 +47,8 @@ const route = createRoute({
 /** Registers the route. */
 export function registerCampaigns(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const response = await saveCampaign(c.var.services, c.req.valid("json"), {
-      gameIndex: c.var.apiKey.gameIndex,
+    const response = await saveCampaign(c.get("services"), c.req.valid("json"), {
+      gameIndex: c.get("apiKey").gameIndex,
     });
     return c.json(response, 200) as JsonResponse;
   });

@@ -23,7 +23,7 @@ const route = createRoute({
 export function registerDeviceRead(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { appid, token } = c.req.valid("param");
-    const device = await deviceReport(c.var.services, appid, token, c.var.apiKey.gameIndex);
+    const device = await deviceReport(c.get("services"), appid, token, c.get("apiKey").gameIndex);
     return c.json(device, 200) as JsonResponse;
   });
 }

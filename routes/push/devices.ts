@@ -28,8 +28,8 @@ const route = createRoute({
 /** Registers the route. */
 export function registerDevices(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const device = await registerDevice(c.var.services.db, c.req.valid("json"), {
-      gameIndex: c.var.apiKey.gameIndex,
+    const device = await registerDevice(c.get("services").db, c.req.valid("json"), {
+      gameIndex: c.get("apiKey").gameIndex,
     });
     return c.json(device, 200) as JsonResponse;
   });

@@ -26,9 +26,14 @@ const route = createRoute({
 /** Registers the route. */
 export function registerTargetData(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    await uploadTargets(c.var.services.db, c.req.valid("param").targetingId, c.req.valid("json"), {
-      gameIndex: c.var.apiKey.gameIndex,
-    });
+    await uploadTargets(
+      c.get("services").db,
+      c.req.valid("param").targetingId,
+      c.req.valid("json"),
+      {
+        gameIndex: c.get("apiKey").gameIndex,
+      },
+    );
     return c.body(null, 200);
   });
 }

@@ -21,9 +21,9 @@ const route = createRoute({
 export function registerTargetRead(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const record = await targetingReport(
-      c.var.services,
+      c.get("services"),
       c.req.valid("param").id,
-      c.var.apiKey.gameIndex,
+      c.get("apiKey").gameIndex,
     );
     return c.json(record, 200) as JsonResponse;
   });

@@ -32,9 +32,9 @@ const route = createRoute({
 /** Registers the route. */
 export function registerTargets(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const record = await createTargeting(s.db, c.req.valid("json"), {
-      gameIndex: c.var.apiKey.gameIndex,
+      gameIndex: c.get("apiKey").gameIndex,
       companies: s.config.pushCompanies,
     });
     return c.json(record, 200) as JsonResponse;

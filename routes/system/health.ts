@@ -49,7 +49,7 @@ async function probe(fn: () => Promise<unknown>, timeoutMs: number): Promise<str
 export function registerHealth(app: OpenAPIHono<AppEnv>) {
   app.openapi(healthz, (c) => c.json({ status: "ok" as const }, 200) as JsonResponse);
   app.openapi(readyz, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const [database, kv] = await Promise.all([
       probe(() => s.db.query("select 1"), 3000),
       probe(() => s.kv.ping(), 3000),

@@ -17,6 +17,6 @@ const route = createRoute({
 export function registerJwks(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, (c) => {
     c.header("Cache-Control", "public, max-age=300");
-    return c.json({ keys: c.var.services.signingKey.publicJwks }, 200) as JsonResponse;
+    return c.json({ keys: c.get("services").signingKey.publicJwks }, 200) as JsonResponse;
   });
 }

@@ -24,7 +24,7 @@ const route = createRoute({
 export function registerMetadata(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { network, contract, tokenId } = c.req.valid("param");
-    const metadata = await loadMetadata(c.var.services.db, {
+    const metadata = await loadMetadata(c.get("services").db, {
       network,
       contract,
       tokenId: BigInt(tokenId).toString(),

@@ -29,7 +29,7 @@ const route = createRoute({
 /** Registers the metrics route. */
 export function registerMetrics(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const s = c.var.services;
+    const s = c.get("services");
     const auth = parseAuthorization(c.req.header("authorization"));
     if (!auth || auth.scheme !== "bearer" || !auth.token) {
       throw new DomainError("unauthorized", "UNAUTHORIZED", "bearer token required");

@@ -93,7 +93,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>) {
       );
     }
     const token = typeof form.token === "string" ? form.token : "";
-    const s = c.var.services;
+    const s = c.get("services");
     // Without a reported address every client would share one counter, and anyone could lock
     // everyone out; the admin token's length is the defence there.
     const client = clientOf(c);
@@ -107,7 +107,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>) {
     }
     if (!token || !(await adminTokenMatches(s, token))) {
       if (failures) await s.kv.incr(failures, { ttlMs: FAILURE_WINDOW_MS });
-      s.log.warn("console sign-in refused", { requestId: c.var.requestId });
+      s.log.warn("console sign-in refused", { requestId: c.get("requestId") });
       return signInPage(ctx, { next, error: "That admin token is not right.", status: 401 });
     }
     deleteCookie(c, SIGN_IN_COOKIE, { path: "/console" });
@@ -115,7 +115,7 @@ export function registerSignIn(app: Hono<ConsoleEnv>) {
     s.log.info("console action", {
       actor: `console session ${session.sid.slice(0, 8)}`,
       action: "signed in",
-      requestId: c.var.requestId,
+      requestId: c.get("requestId"),
     });
     return c.redirect(next, 303);
   });
@@ -132,10 +132,10 @@ export function registerSignIn(app: Hono<ConsoleEnv>) {
         );
       }
       await endSession(ctx, session);
-      c.var.services.log.info("console action", {
+      c.get("services").log.info("console action", {
         actor: `console session ${session.sid.slice(0, 8)}`,
         action: "signed out",
-        requestId: c.var.requestId,
+        requestId: c.get("requestId"),
       });
     }
     return c.redirect("/console/sign-in", 303);
