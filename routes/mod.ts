@@ -4,7 +4,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import type { Context } from "hono";
+import type { Context, Next } from "hono";
 import type { Services } from "../lib/services.ts";
 import { type AppEnv, type Family, toFailure, UNAVAILABLE_RETRY_AFTER_S } from "./env.ts";
 import { DomainError } from "../lib/errors.ts";
@@ -28,6 +28,7 @@ import { observeRequests } from "./observe.ts";
 import { consoleFamily } from "./console/envelope.tsx";
 import { consoleRoutes } from "./console/mod.ts";
 import { guardBodyReads } from "./body_read.ts";
+import { SegmentRouter } from "./router.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
 export const families: Family[] = [
@@ -49,23 +50,23 @@ export function familyOf(path: string): Family {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Renders any failure in the envelope of the family that owns the path. */
+async function renderFailure(err: Error, c: Context): Promise<Response> {
+  const ctx = c as Context<AppEnv>;
+  const failure = toFailure(ctx, err);
+  if (failure.code === "BODY_TOO_LARGE") failure.status = 413;
+  ctx.set("errorCode", failure.code);
+  const res = await familyOf(c.req.path).renderError(ctx, failure);
+  if (failure.retryAfterS !== undefined) {
+    res.headers.set("Retry-After", String(Math.max(1, Math.ceil(failure.retryAfterS))));
+  }
+  return res;
+}
+
 /** Builds the application around its services. */
 export function createApp(services: Services): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
-  app.use("*", async (c, next) => {
-    const incoming = c.req.header("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-    c.set("requestId", requestId);
-    c.set("services", services);
-    await next();
-    c.res.headers.set("X-Request-Id", requestId);
-    // Every refusal a client may retry says when (unless the route said more precisely).
-    const status = c.res.status;
-    if ((status === 429 || status === 503) && !c.res.headers.has("Retry-After")) {
-      c.res.headers.set("Retry-After", status === 429 ? "60" : String(UNAVAILABLE_RETRY_AFTER_S));
-    }
-  });
-  app.use("*", observeRequests(familyOf));
+  const app = new OpenAPIHono<AppEnv>({ router: new SegmentRouter() });
+  const observe = observeRequests(familyOf);
   // Chat and text batches carry up to 1,000 encrypted messages of up to 2 KB (5 KB for texts)
   // each, so their paths get the larger batch limit; everything else the general one.
   const tooLarge = () => {
@@ -76,23 +77,39 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     maxSize: services.config.MAX_BATCH_BODY_BYTES,
     onError: tooLarge,
   });
-  app.use("*", guardBodyReads);
-  app.use("*", (c, next) => {
+  // The body guards only matter for a request with a body; a GET goes straight to the route.
+  // What they throw is rendered here (a route's own errors are rendered by Hono at the route).
+  const withBody = async (c: Context<AppEnv>, next: Next): Promise<void> => {
+    if (!c.req.raw.body) return await next();
     const path = c.req.path;
-    const batch = path.startsWith("/chat/") || path.startsWith("/cads2/");
-    return (batch ? batchLimit : generalLimit)(c, next);
-  });
-  app.onError(async (err, c) => {
-    const ctx = c as Context<AppEnv>;
-    const failure = toFailure(ctx, err);
-    if (failure.code === "BODY_TOO_LARGE") failure.status = 413;
-    ctx.set("errorCode", failure.code);
-    const res = await familyOf(c.req.path).renderError(ctx, failure);
-    if (failure.retryAfterS !== undefined) {
-      res.headers.set("Retry-After", String(Math.max(1, Math.ceil(failure.retryAfterS))));
+    const limit = path.startsWith("/chat/") || path.startsWith("/cads2/")
+      ? batchLimit
+      : generalLimit;
+    try {
+      await guardBodyReads(c, async () => {
+        await limit(c, next);
+      });
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      c.res = await renderFailure(err, c);
     }
-    return res;
+  };
+  // One middleware in front of every route (request id, request line and metrics, body guards):
+  // each middleware layer costs every request a dispatch step.
+  app.use("*", async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    c.set("requestId", requestId);
+    c.set("services", services);
+    await observe(c, () => withBody(c, next));
+    c.res.headers.set("X-Request-Id", requestId);
+    // Every refusal a client may retry says when (unless the route said more precisely).
+    const status = c.res.status;
+    if ((status === 429 || status === 503) && !c.res.headers.has("Retry-After")) {
+      c.res.headers.set("Retry-After", status === 429 ? "60" : String(UNAVAILABLE_RETRY_AFTER_S));
+    }
   });
+  app.onError(renderFailure);
   app.notFound((c) => {
     c.set("errorCode", "NOT_FOUND");
     return familyOf(c.req.path).renderError(c as Context<AppEnv>, {
