@@ -20,9 +20,8 @@ export interface AnalyticsDataset {
 /** Every metric the service records, and the registry that renders them. */
 export interface Metrics {
   registry: Registry;
-  /** Derived from httpDuration at scrape time: observe the histogram, never inc this. */
-  httpRequests: Counter<"family" | "route" | "method" | "status">;
-  httpDuration: Histogram<"family" | "route" | "method" | "status">;
+  /** Request latency and the request count by family, route, method and status. */
+  http: HttpLatency;
   outboundCalls: Counter<"purpose" | "host" | "outcome">;
   outboundDuration: Histogram<"purpose" | "outcome">;
   itemAttempts: Counter<"outcome">;
@@ -107,33 +106,20 @@ export function createMetrics(db: Sql): Metrics {
     ]);
   }
 
-  const httpLabels = ["family", "route", "method", "status"] as const;
-  const httpDuration = histogram("gp_http_request_duration_seconds", "HTTP request latency", [
-    ...httpLabels,
-  ]);
-  // Requests are counted once, by the latency histogram; the request counter is copied from its
-  // count per label set at scrape time, so a request costs one metric update instead of two.
-  const httpRequests = new Counter({
-    name: "gp_http_requests_total",
-    help: "HTTP requests by route and status",
-    labelNames: [...httpLabels],
-    registers,
-    async collect() {
-      const data = await httpDuration.get();
-      this.reset();
-      for (const v of data.values) {
-        if (v.metricName === "gp_http_request_duration_seconds_count" && v.value > 0) {
-          this.inc(v.labels as Record<(typeof httpLabels)[number], string>, v.value);
-        }
-      }
-    },
-  });
+  const http = new HttpLatency(latencyBuckets);
+  registry.registerMetric(http.histogramMetric(
+    "gp_http_request_duration_seconds",
+    "HTTP request latency",
+  ) as never);
+  registry.registerMetric(http.counterMetric(
+    "gp_http_requests_total",
+    "HTTP requests by route and status",
+  ) as never);
 
   return {
     registry,
     contentType: registry.contentType,
-    httpRequests,
-    httpDuration,
+    http,
     outboundCalls: counter("gp_outbound_calls_total", "Outbound HTTP calls by outcome", [
       "purpose",
       "host",
@@ -185,4 +171,105 @@ export function createMetrics(db: Sql): Metrics {
       return await registry.metrics();
     },
   };
+}
+
+interface Series {
+  labels: { family: string; route: string; method: string; status: string };
+  /** Observations per bucket (not cumulative); the last slot is above every bound. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+interface MetricValue {
+  metricName?: string;
+  labels: Record<string, string | number>;
+  value: number;
+}
+
+/**
+ * The per-request latency histogram and request counter. A request is counted with a few map
+ * lookups and no allocation (after the first of its label set), where a general-purpose
+ * histogram hashes a label object on every observation; both metrics are rendered at scrape time
+ * from the same counts, in the Prometheus text format through the registry.
+ */
+export class HttpLatency {
+  readonly #series = new Map<string, Map<string, Map<string, Map<number, Series>>>>();
+  readonly #bounds: number[];
+
+  /** A histogram over `bounds` (seconds, ascending). */
+  constructor(bounds: number[]) {
+    this.#bounds = bounds;
+  }
+
+  /** Counts one request that took `seconds`. */
+  observe(family: string, route: string, method: string, status: number, seconds: number): void {
+    const byRoute = this.#level(this.#series, family);
+    const byMethod = this.#level(byRoute, route);
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, byStatus = new Map());
+    let series = byStatus.get(status);
+    if (!series) {
+      series = {
+        labels: { family, route, method, status: String(status) },
+        buckets: new Float64Array(this.#bounds.length + 1),
+        sum: 0,
+        count: 0,
+      };
+      byStatus.set(status, series);
+    }
+    const bounds = this.#bounds;
+    let i = 0;
+    while (i < bounds.length && seconds > bounds[i]) i++;
+    series.buckets[i]++;
+    series.sum += seconds;
+    series.count++;
+  }
+
+  #level<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+    let next = map.get(key);
+    if (!next) map.set(key, next = new Map());
+    return next;
+  }
+
+  *#all(): Generator<Series> {
+    for (const byRoute of this.#series.values()) {
+      for (const byMethod of byRoute.values()) {
+        for (const byStatus of byMethod.values()) yield* byStatus.values();
+      }
+    }
+  }
+
+  /** The histogram as a registry metric (cumulative buckets, sum and count per label set). */
+  histogramMetric(name: string, help: string) {
+    const get = () => {
+      const values: MetricValue[] = [];
+      for (const s of this.#all()) {
+        let cumulative = 0;
+        for (let i = 0; i <= this.#bounds.length; i++) {
+          cumulative += s.buckets[i];
+          const le = i < this.#bounds.length ? this.#bounds[i] : "+Inf";
+          values.push({
+            metricName: `${name}_bucket`,
+            labels: { ...s.labels, le },
+            value: cumulative,
+          });
+        }
+        values.push({ metricName: `${name}_sum`, labels: s.labels, value: s.sum });
+        values.push({ metricName: `${name}_count`, labels: s.labels, value: s.count });
+      }
+      return { name, help, type: "histogram", values, aggregator: "sum" };
+    };
+    return { name, help, type: "histogram", aggregator: "sum", get: () => Promise.resolve(get()) };
+  }
+
+  /** The request counter as a registry metric (the histogram's count per label set). */
+  counterMetric(name: string, help: string) {
+    const get = () => {
+      const values: MetricValue[] = [];
+      for (const s of this.#all()) values.push({ labels: s.labels, value: s.count });
+      return { name, help, type: "counter", values, aggregator: "sum" };
+    };
+    return { name, help, type: "counter", aggregator: "sum", get: () => Promise.resolve(get()) };
+  }
 }

@@ -17,11 +17,11 @@ export function routeTemplate(c: Context): string {
   return "unmatched";
 }
 
-// Result codes of the moderation families travel in a 200 body; read them from the body bytes.
-function resultCodeOf(bytes: Uint8Array | undefined): string | undefined {
-  if (!bytes) return undefined;
+// Result codes of the moderation families travel in a 200 body; read them from the body text.
+function resultCodeOf(text: string | undefined): string | undefined {
+  if (!text) return undefined;
   try {
-    const body = JSON.parse(new TextDecoder().decode(bytes)) as {
+    const body = JSON.parse(text) as {
       result?: { result_code?: string };
     };
     const code = body?.result?.result_code;
@@ -31,17 +31,41 @@ function resultCodeOf(bytes: Uint8Array | undefined): string | undefined {
   }
 }
 
-const encoder = new TextEncoder();
+/** The number of bytes `text` takes in UTF-8 (a lone surrogate counts as U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) n += 1;
+    else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      // A surrogate pair: two UTF-16 units, four bytes.
+      if (low >= 0xdc00 && low < 0xe000) {
+        n += 2;
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
+}
+
+interface Made {
+  res?: Response;
+  text?: string;
+}
 
 // Buffers a small in-memory body once (no tee) and puts it back with its Content-Length, so the
 // size is known; streams and other bodies are left alone and their size is not logged. JSON
-// bodies made by c.json are already bytes of a known size (see sizedJson) and are not re-read.
+// bodies made by c.json keep their text (see sizedJson), measured without reading the body back.
 async function measureBody(
   c: Context,
-  made: { res?: Response; bytes?: Uint8Array },
-): Promise<{ size?: number; bytes?: Uint8Array }> {
+  made: Made,
+): Promise<{ size?: number; text?: string }> {
   const res = c.res;
-  if (made.res === res && made.bytes) return { size: made.bytes.byteLength, bytes: made.bytes };
+  if (made.res === res && made.text !== undefined) {
+    return { size: utf8Length(made.text), text: made.text };
+  }
   const length = res.headers.get("content-length");
   if (length !== null) return { size: Number(length) };
   if (!res.body) return { size: 0 };
@@ -51,29 +75,32 @@ async function measureBody(
   headers.set("content-length", String(bytes.byteLength));
   c.res = undefined;
   c.res = new Response(bytes, { status: res.status, statusText: res.statusText, headers });
-  return { size: bytes.byteLength, bytes };
+  return { size: bytes.byteLength, text: new TextDecoder().decode(bytes) };
 }
 
 /**
- * Makes c.json answer with the UTF-8 bytes of the JSON text (what the runtime would send anyway)
- * and remembers them, so the request line knows the size without reading the body back. Same
- * headers and status handling as Hono's own c.json (Content-Type unless the caller gave one).
+ * Makes c.json remember the JSON text it answers with, so the request line knows the body's size
+ * without reading it back. Same headers and status handling as Hono's own c.json (Content-Type
+ * unless the caller gave one).
  */
 type NewResponse = (
-  data: Uint8Array,
+  data: string,
   arg?: number | ResponseInit,
   headers?: Record<string, string>,
 ) => Response;
 
-function sizedJson(c: Context, made: { res?: Response; bytes?: Uint8Array }) {
+const JSON_TYPE = { "Content-Type": "application/json" };
+
+function sizedJson(c: Context, made: Made) {
   c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
-    const bytes = encoder.encode(JSON.stringify(object));
-    const res = (c.newResponse as NewResponse)(bytes, arg, {
-      "Content-Type": "application/json",
-      ...headers,
-    });
+    const text = JSON.stringify(object);
+    const res = (c.newResponse as NewResponse)(
+      text,
+      arg,
+      headers ? { ...JSON_TYPE, ...headers } : JSON_TYPE,
+    );
     made.res = res;
-    made.bytes = bytes;
+    made.text = text;
     return res;
   }) as typeof c.json;
 }
@@ -82,17 +109,16 @@ function sizedJson(c: Context, made: { res?: Response; bytes?: Uint8Array }) {
 export function observeRequests(familyOf: (path: string) => Family): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const made: { res?: Response; bytes?: Uint8Array } = {};
+    const made: Made = {};
     sizedJson(c, made);
     await next();
-    const s = c.var.services;
+    const s = c.get("services");
     const ms = performance.now() - started;
     const family = familyOf(c.req.path).name;
     const route = routeTemplate(c);
     const status = c.res.status;
     const method = c.req.method;
-    const labels = { family, route, method, status: String(status) };
-    s.metrics.httpDuration.observe(labels, ms / 1000);
+    s.metrics.http.observe(family, route, method, status, ms / 1000);
     const cfg = s.config;
     const errorCodeNow = c.get("errorCode") as string | undefined;
     s.analytics?.writeDataPoint({
@@ -109,9 +135,9 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
       return;
     }
-    const { size, bytes } = await measureBody(c, made);
+    const { size, text } = await measureBody(c, made);
     let errorCode = errorCodeNow;
-    if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(bytes);
+    if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(text);
     const app = c.get("app");
     const key = c.get("apiKey");
     s.log[level]("request", {
