@@ -33,3 +33,23 @@ Deno.test("token cache: a cached access token still expires, and is never taken 
     (e: { code?: string }) => e.code === "TOKEN_EXPIRED",
   );
 });
+
+Deno.test("lru: an entry used within the newest half is kept; one used earlier is moved up", () => {
+  const cache = new LruCache<number, number>(10);
+  for (let i = 0; i < 10; i++) cache.set(i, i, 1_000);
+  // Entry 0 is the oldest: using it moves it to the newest end, so the next insert drops 1.
+  assert.equal(cache.get(0, 0), 0);
+  cache.set(10, 10, 1_000);
+  assert.equal(cache.get(1, 0), undefined);
+  assert.equal(cache.get(0, 0), 0);
+  // Using entries over and over never lets them be dropped while others are inserted.
+  for (let i = 11; i < 40; i++) {
+    assert.equal(cache.get(0, 0), 0);
+    cache.set(i, i, 1_000);
+  }
+  assert.equal(cache.size, 10);
+  assert.equal(cache.get(0, 0), 0);
+  // The others are the nine newest.
+  assert.equal(cache.get(30, 0), undefined);
+  for (let i = 31; i < 40; i++) assert.equal(cache.get(i, 0), i);
+});
