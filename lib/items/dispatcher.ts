@@ -7,6 +7,7 @@ import type { Services } from "../services.ts";
 import { backoffMs } from "../outbound/mod.ts";
 import { randomToken } from "../crypto/hashing.ts";
 import { storableText } from "../db/storable_text.ts";
+import { forgetItemStates } from "./state_cache.ts";
 import { type ItemEndpoint, openItemEndpoint, type StoredEndpoint } from "./endpoints.ts";
 import { classifyReply, type ReplyOutcome, sendItemBody, TransportFailure } from "./transport.ts";
 
@@ -77,6 +78,8 @@ export async function claimDueDeliveries(
       options.gameIndex ?? null,
     ],
   );
+  // A claim counts an attempt: the GET view of these rows changes.
+  forgetItemStates(services.db, rows.map((r) => claimKey(r)));
   const masterKey = services.secrets.kmsMasterKey;
   // Rows of one game share its endpoint: its vendor word is opened once per claim.
   const endpoints = new Map<string, ReturnType<typeof openItemEndpoint>>();
@@ -95,6 +98,10 @@ export async function claimDueDeliveries(
       endpoint: await endpoint,
     };
   }));
+}
+
+function claimKey(r: { game_index: number; transaction_id: string }) {
+  return { gameIndex: r.game_index, transactionId: r.transaction_id };
 }
 
 /** What one attempt of a claimed row came to. */
@@ -181,6 +188,7 @@ export async function recordOutcomes(
       new Date(nowMs),
     ],
   );
+  forgetItemStates(services.db, rows.map((r) => claimKey(r)));
   return new Map(
     rows.map((r) => [`${r.game_index}:${r.transaction_id}`, r.status]),
   );

@@ -5,6 +5,7 @@
  */
 import type { Sql } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
+import { forgetItemStates } from "./state_cache.ts";
 
 /** Makes a FAILED or RETRYING request due now; throws not_found or conflict otherwise. */
 export async function retryItemRequest(
@@ -27,6 +28,7 @@ export async function retryItemRequest(
     [key.gameIndex, key.transactionId, now],
   );
   const [row] = rows;
+  if (row?.changed) forgetItemStates(db, [key]);
   if (!row) {
     throw new DomainError(
       "not_found",

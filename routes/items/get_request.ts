@@ -2,7 +2,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonResponse } from "../env.ts";
-import { getItemRequest, ITEM_REQUEST_STATUSES } from "../../lib/items/register.ts";
+import { ITEM_REQUEST_STATUSES } from "../../lib/items/register.ts";
+import { readItemRequest } from "../../lib/items/state_cache.ts";
 
 const route = createRoute({
   method: "get",
@@ -31,10 +32,11 @@ const route = createRoute({
 /** Registers the route. */
 export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const view = await getItemRequest(c.var.services.db, {
-      gameIndex: c.var.apiKey.gameIndex,
+    const s = c.get("services");
+    const view = await readItemRequest(s.db, {
+      gameIndex: c.get("apiKey").gameIndex,
       transactionId: c.req.valid("param").transactionId,
-    });
+    }, { ttlMs: s.config.ITEM_STATE_CACHE_MS });
     return c.json({ code: 0, message: "success", ...view }, 200) as JsonResponse;
   });
 }

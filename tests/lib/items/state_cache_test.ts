@@ -1,0 +1,165 @@
+/**
+ * The item-state cache behind GET /items/v1/requests/{id}: reused within its bound, a DELIVERED
+ * state for a minute, this instance's own changes seen at once, unknown requests never
+ * remembered, concurrent reads sharing one query.
+ */
+import assert from "node:assert/strict";
+import { seedTenant, testEnv } from "../../harness.ts";
+import type { Sql } from "../../../lib/db/port.ts";
+import { registerItemRequest } from "../../../lib/items/register.ts";
+import {
+  DELIVERED_STATE_CACHE_MS,
+  forgetItemStates,
+  readItemRequest,
+} from "../../../lib/items/state_cache.ts";
+import { retryItemRequest } from "../../../lib/items/retry.ts";
+
+/** A database handle of its own (so a cache of its own) that counts the item reads. */
+async function countingDb() {
+  const { services } = await testEnv();
+  const counted = { reads: 0 };
+  const db: Sql = {
+    ...services.db,
+    query(text, params) {
+      if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
+        counted.reads++;
+      }
+      return services.db.query(text, params);
+    },
+  };
+  return { db, counted };
+}
+
+async function registered(db: Sql, name: string) {
+  const { services } = await testEnv();
+  const tenant = await seedTenant(name);
+  const item = await registerItemRequest(db, {
+    gameIndex: tenant.gameIndex,
+    idCategory: "vid",
+    id: "cache-user",
+    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+    reason: "e",
+    serverId: "s1",
+  }, { nowMs: services.clock.now() });
+  return { gameIndex: tenant.gameIndex, transactionId: item.transactionId };
+}
+
+/** Changes a row behind the cache's back, as another instance would. */
+async function setStatus(
+  db: Sql,
+  key: { gameIndex: number; transactionId: string },
+  status: string,
+) {
+  await db.query(
+    `update item_requests set status = $3,
+       delivered_at = case when $3 = 'DELIVERED' then now() else delivered_at end
+      where game_index = $1 and transaction_id = $2`,
+    [key.gameIndex, key.transactionId, status],
+  );
+}
+
+Deno.test("item state: reused within the bound, read again after it", async () => {
+  const { db, counted } = await countingDb();
+  const key = await registered(db, "state cache bound");
+  const t = 1_000_000;
+  assert.equal((await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t })).status, "REGISTERED");
+  await setStatus(db, key, "RETRYING");
+  const again = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 999 });
+  assert.equal(again.status, "REGISTERED", "served from the cache within the bound");
+  assert.equal(counted.reads, 1);
+  const later = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_000 });
+  assert.equal(later.status, "RETRYING", "read again once the bound has passed");
+  assert.equal(counted.reads, 2);
+  // ttlMs 0 turns the cache off.
+  await setStatus(db, key, "FAILED");
+  assert.equal((await readItemRequest(db, key, { ttlMs: 0 })).status, "FAILED");
+  assert.equal(counted.reads, 3);
+});
+
+Deno.test("item state: a DELIVERED state is kept for a minute", async () => {
+  const { db, counted } = await countingDb();
+  const key = await registered(db, "state cache delivered");
+  await setStatus(db, key, "DELIVERED");
+  const t = 2_000_000;
+  const first = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
+  assert.equal(first.status, "DELIVERED");
+  assert.ok(first.deliveredAt);
+  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + DELIVERED_STATE_CACHE_MS - 1 });
+  assert.equal(counted.reads, 1);
+  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + DELIVERED_STATE_CACHE_MS });
+  assert.equal(counted.reads, 2);
+});
+
+Deno.test("item state: this instance's own change is seen at once", async () => {
+  const { db } = await countingDb();
+  const key = await registered(db, "state cache retry");
+  await setStatus(db, key, "FAILED");
+  const t = Date.now();
+  assert.equal((await readItemRequest(db, key, { ttlMs: 60_000, nowMs: t })).status, "FAILED");
+  const { services } = await testEnv();
+  await retryItemRequest(db, { ...key, nowMs: services.clock.now() });
+  assert.equal((await readItemRequest(db, key, { ttlMs: 60_000, nowMs: t })).status, "RETRYING");
+  // forgetItemStates is what the dispatcher calls for the rows a claim or an outcome changed.
+  await setStatus(db, key, "DELIVERED");
+  forgetItemStates(db, [key]);
+  assert.equal((await readItemRequest(db, key, { ttlMs: 60_000, nowMs: t })).status, "DELIVERED");
+});
+
+Deno.test("item state: an unknown request is not remembered; concurrent reads share one query", async () => {
+  const { db, counted } = await countingDb();
+  const { gameIndex } = await registered(db, "state cache unknown");
+  const missing = { gameIndex, transactionId: `later-${crypto.randomUUID()}` };
+  await assert.rejects(
+    readItemRequest(db, missing, { ttlMs: 60_000 }),
+    (e: { code?: string }) => e.code === "TRANSACTION_NOT_FOUND",
+  );
+  const { services } = await testEnv();
+  await registerItemRequest(db, {
+    gameIndex,
+    transactionId: missing.transactionId,
+    idCategory: "vid",
+    id: "cache-user",
+    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+    reason: "e",
+    serverId: "s1",
+  }, { nowMs: services.clock.now() });
+  assert.equal((await readItemRequest(db, missing, { ttlMs: 60_000 })).status, "REGISTERED");
+
+  const key = await registered(db, "state cache concurrent");
+  const before = counted.reads;
+  const views = await Promise.all(
+    Array.from({ length: 20 }, () => readItemRequest(db, key, { ttlMs: 60_000 })),
+  );
+  assert.ok(views.every((v) => v.status === "REGISTERED"));
+  assert.equal(counted.reads - before, 1);
+});
+
+Deno.test("item state: a read in flight while this instance changes the row is not kept", async () => {
+  const { services } = await testEnv();
+  let release!: () => void;
+  const gate = new Promise<void>((r) => release = r);
+  let reached!: () => void;
+  const atGate = new Promise<void>((r) => reached = r);
+  let hold = false;
+  const db: Sql = {
+    ...services.db,
+    async query(text, params) {
+      const rows = await services.db.query(text, params);
+      if (hold && /from item_requests\s+where game_index/.test(text)) {
+        reached();
+        await gate;
+      }
+      return rows as never;
+    },
+  };
+  const key = await registered(db, "state cache in flight");
+  hold = true;
+  const stale = readItemRequest(db, key, { ttlMs: 60_000 });
+  await atGate;
+  hold = false;
+  await setStatus(db, key, "DELIVERED");
+  forgetItemStates(db, [key]);
+  release();
+  assert.equal((await stale).status, "REGISTERED", "the old read answers its own caller");
+  assert.equal((await readItemRequest(db, key, { ttlMs: 60_000 })).status, "DELIVERED");
+});
