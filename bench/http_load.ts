@@ -24,6 +24,8 @@ interface Target {
   name: string;
   url: string;
   headers?: Record<string, string>;
+  /** Paths taken at random, one per request (wrk Lua script), instead of the URL's path. */
+  paths?: string[];
 }
 
 interface Run {
@@ -43,6 +45,16 @@ function ms(text: string): number {
 async function wrk(target: Target): Promise<Run> {
   const args = ["-t2", "-c50", `-d${seconds}s`, "--latency"];
   for (const [k, v] of Object.entries(target.headers ?? {})) args.push("-H", `${k}: ${v}`);
+  if (target.paths) {
+    const script = await Deno.makeTempFile({ suffix: ".lua" });
+    await Deno.writeTextFile(
+      script,
+      `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(",")}}
+request = function() return wrk.format(nil, paths[math.random(#paths)]) end
+`,
+    );
+    args.push("-s", script);
+  }
   const out = await new Deno.Command("wrk", { args: [...args, target.url] }).output();
   const text = new TextDecoder().decode(out.stdout);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
@@ -56,9 +68,14 @@ async function main() {
   await useTier(tier);
   const { services } = await testEnv();
   const base = await serveApp();
+  // The same app with the item-state cache off: every read asks the database.
+  const uncached = await serveApp({ ITEM_STATE_CACHE_MS: 0 });
   const barePort = freePort();
   await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
-  const { tenant: t, apiKey, transactionId } = await seedItemRead("http bench");
+  const { tenant: t, apiKey, transactionId, transactionIds } = await seedItemRead(
+    "http bench",
+    1_000,
+  );
   // Two apps of one game: one with 100 transaction records, one with 100,000.
   const small = await seedTenant("tx 100");
   const large = await seedTenant("tx 100000");
@@ -96,6 +113,17 @@ async function main() {
     {
       name: "GET /items/v1/requests/{id} (API key)",
       url: `${base}/items/v1/requests/${transactionId}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+    {
+      name: "GET /items/v1/requests/{id} (API key), 1,000 ids at random",
+      url: `${base}/items/v1/requests/${transactionId}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+      paths: transactionIds.map((id) => `/items/v1/requests/${id}`),
+    },
+    {
+      name: "GET /items/v1/requests/{id} (API key), state cache off",
+      url: `${uncached}/items/v1/requests/${transactionId}`,
       headers: { authorization: `Bearer ${apiKey}` },
     },
     {

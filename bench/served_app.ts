@@ -8,6 +8,7 @@ import { appWith, seedTenant, testEnv } from "../tests/harness.ts";
 import { batchedLines, createLogger, type Logger, writeAll } from "../lib/log.ts";
 import { registerItemRequest } from "../lib/items/register.ts";
 import { atFinish, freePort } from "./real_tier.ts";
+import type { Config } from "../lib/config.ts";
 
 /** A logger as server.ts makes it (info, lines batched per turn), writing to /dev/null. */
 export function serverLogger(): Logger {
@@ -16,27 +17,37 @@ export function serverLogger(): Logger {
   return createLogger("info", lines.sink);
 }
 
-/** Serves the production-configured app on a free loopback port; returns its base URL. */
-export async function serveApp(): Promise<string> {
-  const app = await appWith({ log: serverLogger() });
+/**
+ * Serves the production-configured app on a free loopback port (with `config` changed, if given);
+ * returns its base URL.
+ */
+export async function serveApp(config: Partial<Config> = {}): Promise<string> {
+  const app = await appWith({ log: serverLogger(), config });
   const port = freePort();
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
   atFinish(() => server.shutdown());
   return `http://127.0.0.1:${port}`;
 }
 
-/** A tenant with an items API key and one registered item request to read back. */
-export async function seedItemRead(name: string) {
+/**
+ * A tenant with an items API key and registered item requests to read back (`count`, default 1;
+ * `transactionId` is the first).
+ */
+export async function seedItemRead(name: string, count = 1) {
   const { services } = await testEnv();
   const tenant = await seedTenant(name);
   const { apiKey } = await tenant.apiKey(["items", "otp"]);
-  const item = await registerItemRequest(services.db, {
-    gameIndex: tenant.gameIndex,
-    idCategory: "vid",
-    id: "bench-user",
-    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-    reason: "e",
-    serverId: "s1",
-  }, { nowMs: services.clock.now() });
-  return { tenant, apiKey, transactionId: item.transactionId };
+  const transactionIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const item = await registerItemRequest(services.db, {
+      gameIndex: tenant.gameIndex,
+      idCategory: "vid",
+      id: "bench-user",
+      detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+      reason: "e",
+      serverId: "s1",
+    }, { nowMs: services.clock.now() });
+    transactionIds.push(item.transactionId);
+  }
+  return { tenant, apiKey, transactionId: transactionIds[0], transactionIds };
 }
