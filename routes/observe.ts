@@ -57,15 +57,9 @@ interface Made {
 
 // Buffers a small in-memory body once (no tee) and puts it back with its Content-Length, so the
 // size is known; streams and other bodies are left alone and their size is not logged. JSON
-// bodies made by c.json keep their text (see sizedJson), measured without reading the body back.
-async function measureBody(
-  c: Context,
-  made: Made,
-): Promise<{ size?: number; text?: string }> {
+// bodies made by c.json keep their text (see sizedJson) and are measured without coming here.
+async function measureBody(c: Context): Promise<{ size?: number; text?: string }> {
   const res = c.res;
-  if (made.res === res && made.text !== undefined) {
-    return { size: utf8Length(made.text), text: made.text };
-  }
   const length = res.headers.get("content-length");
   if (length !== null) return { size: Number(length) };
   if (!res.body) return { size: 0 };
@@ -135,7 +129,10 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     if (level === "info" && cfg.LOG_REQUEST_SAMPLE < 1 && Math.random() >= cfg.LOG_REQUEST_SAMPLE) {
       return;
     }
-    const { size, text } = await measureBody(c, made);
+    // A body made by c.json is measured from its text, without waiting on anything.
+    const { size, text } = made.res === c.res && made.text !== undefined
+      ? { size: utf8Length(made.text), text: made.text }
+      : await measureBody(c);
     let errorCode = errorCodeNow;
     if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(text);
     const app = c.get("app");
