@@ -30,18 +30,24 @@ async function countingDb() {
   return { db, counted };
 }
 
-async function registered(db: Sql, name: string) {
+/** Registers one request of the game (with the given transactionId, or a generated one). */
+async function register(db: Sql, gameIndex: number, transactionId?: string) {
   const { services } = await testEnv();
-  const tenant = await seedTenant(name);
   const item = await registerItemRequest(db, {
-    gameIndex: tenant.gameIndex,
+    gameIndex,
+    transactionId,
     idCategory: "vid",
     id: "cache-user",
     detail: [{ action: "send", assetCode: "gold", amount: 1 }],
     reason: "e",
     serverId: "s1",
   }, { nowMs: services.clock.now() });
-  return { gameIndex: tenant.gameIndex, transactionId: item.transactionId };
+  return { gameIndex, transactionId: item.transactionId };
+}
+
+async function registered(db: Sql, name: string) {
+  const tenant = await seedTenant(name);
+  return await register(db, tenant.gameIndex);
 }
 
 /** Changes a row behind the cache's back, as another instance would. */
@@ -113,16 +119,7 @@ Deno.test("item state: an unknown request is not remembered; concurrent reads sh
     readItemRequest(db, missing, { ttlMs: 60_000 }),
     (e: { code?: string }) => e.code === "TRANSACTION_NOT_FOUND",
   );
-  const { services } = await testEnv();
-  await registerItemRequest(db, {
-    gameIndex,
-    transactionId: missing.transactionId,
-    idCategory: "vid",
-    id: "cache-user",
-    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-    reason: "e",
-    serverId: "s1",
-  }, { nowMs: services.clock.now() });
+  await register(db, gameIndex, missing.transactionId);
   assert.equal((await readItemRequest(db, missing, { ttlMs: 60_000 })).status, "REGISTERED");
 
   const key = await registered(db, "state cache concurrent");
