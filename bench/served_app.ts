@@ -6,7 +6,7 @@
  */
 import { appWith, seedTenant, testEnv } from "../tests/harness.ts";
 import { batchedLines, createLogger, type Logger, writeAll } from "../lib/log.ts";
-import { registerItemRequest } from "../lib/items/register.ts";
+import { registerSampleItem } from "../tests/seed_rows.ts";
 import { atFinish, freePort } from "./real_tier.ts";
 import type { Config } from "../lib/config.ts";
 
@@ -39,14 +39,10 @@ export async function seedItemRead(name: string, count = 1) {
   const { apiKey } = await tenant.apiKey(["items", "otp"]);
   const transactionIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const item = await registerItemRequest(services.db, {
+    const item = await registerSampleItem(services.db, {
       gameIndex: tenant.gameIndex,
-      idCategory: "vid",
-      id: "bench-user",
-      detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-      reason: "e",
-      serverId: "s1",
-    }, { nowMs: services.clock.now() });
+      nowMs: services.clock.now(),
+    });
     transactionIds.push(item.transactionId);
   }
   return { tenant, apiKey, transactionId: transactionIds[0], transactionIds };

@@ -107,6 +107,7 @@ export function createMetrics(db: Sql): Metrics {
   }
 
   const http = new HttpLatency(latencyBuckets);
+  // The registry renders any object with a name and get(); its type names prom-client's classes.
   registry.registerMetric(http.histogramMetric(
     "gp_http_request_duration_seconds",
     "HTTP request latency",
@@ -181,6 +182,13 @@ interface Series {
   count: number;
 }
 
+/** The map under `key`, made empty on first use. */
+function child<K, V>(map: Map<string, Map<K, V>>, key: string): Map<K, V> {
+  let next = map.get(key);
+  if (!next) map.set(key, next = new Map());
+  return next;
+}
+
 interface MetricValue {
   metricName?: string;
   labels: Record<string, string | number>;
@@ -204,10 +212,7 @@ export class HttpLatency {
 
   /** Counts one request that took `seconds`. */
   observe(family: string, route: string, method: string, status: number, seconds: number): void {
-    const byRoute = this.#level(this.#series, family);
-    const byMethod = this.#level(byRoute, route);
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, byStatus = new Map());
+    const byStatus = child(child(child(this.#series, family), route), method);
     let series = byStatus.get(status);
     if (!series) {
       series = {
@@ -224,12 +229,6 @@ export class HttpLatency {
     series.buckets[i]++;
     series.sum += seconds;
     series.count++;
-  }
-
-  #level<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
-    let next = map.get(key);
-    if (!next) map.set(key, next = new Map());
-    return next;
   }
 
   *#all(): Generator<Series> {

@@ -17,14 +17,14 @@ export function routeTemplate(c: Context): string {
   return "unmatched";
 }
 
-// Result codes of the moderation families travel in a 200 body; read them from the body text.
-function resultCodeOf(text: string | undefined): string | undefined {
-  if (!text) return undefined;
+// Result codes of the moderation families travel in a 200 body; read them from the body.
+function resultCodeOf(body: string | Uint8Array | undefined): string | undefined {
+  if (!body) return undefined;
   try {
-    const body = JSON.parse(text) as {
+    const parsed = JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body)) as {
       result?: { result_code?: string };
     };
-    const code = body?.result?.result_code;
+    const code = parsed?.result?.result_code;
     return code && code !== "200" ? `RESULT_${code}` : undefined;
   } catch {
     return undefined;
@@ -58,7 +58,7 @@ interface Made {
 // Buffers a small in-memory body once (no tee) and puts it back with its Content-Length, so the
 // size is known; streams and other bodies are left alone and their size is not logged. JSON
 // bodies made by c.json keep their text (see sizedJson) and are measured without coming here.
-async function measureBody(c: Context): Promise<{ size?: number; text?: string }> {
+async function measureBody(c: Context): Promise<{ size?: number; body?: Uint8Array }> {
   const res = c.res;
   const length = res.headers.get("content-length");
   if (length !== null) return { size: Number(length) };
@@ -69,7 +69,7 @@ async function measureBody(c: Context): Promise<{ size?: number; text?: string }
   headers.set("content-length", String(bytes.byteLength));
   c.res = undefined;
   c.res = new Response(bytes, { status: res.status, statusText: res.statusText, headers });
-  return { size: bytes.byteLength, text: new TextDecoder().decode(bytes) };
+  return { size: bytes.byteLength, body: bytes };
 }
 
 /**
@@ -130,11 +130,11 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
       return;
     }
     // A body made by c.json is measured from its text, without waiting on anything.
-    const { size, text } = made.res === c.res && made.text !== undefined
-      ? { size: utf8Length(made.text), text: made.text }
+    const { size, body } = made.res === c.res && made.text !== undefined
+      ? { size: utf8Length(made.text), body: made.text }
       : await measureBody(c);
     let errorCode = errorCodeNow;
-    if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(text);
+    if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(body);
     const app = c.get("app");
     const key = c.get("apiKey");
     s.log[level]("request", {

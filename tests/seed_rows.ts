@@ -1,5 +1,9 @@
-/** Bulk rows for plan tests and benchmarks, each table filled by one generate_series statement. */
+/**
+ * Rows for plan tests and benchmarks: bulk tables each filled by one generate_series statement,
+ * and single item requests registered as the API does.
+ */
 import type { Sql } from "../lib/db/port.ts";
+import { registerItemRequest } from "../lib/items/register.ts";
 
 /** Inserts `rows` polygon transaction records of an app, one per second back from now. */
 export async function seedChainTxs(
@@ -25,4 +29,24 @@ export async function seedChainTxs(
       input.network ?? "polygon",
     ],
   );
+}
+
+/**
+ * Registers one small item request of a game, as the API does (with `transactionId`, or a new
+ * one); returns its key.
+ */
+export async function registerSampleItem(
+  db: Sql,
+  input: { gameIndex: number; nowMs: number; transactionId?: string },
+): Promise<{ gameIndex: number; transactionId: string }> {
+  const item = await registerItemRequest(db, {
+    gameIndex: input.gameIndex,
+    transactionId: input.transactionId,
+    idCategory: "vid",
+    id: "sample-user",
+    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
+    reason: "e",
+    serverId: "s1",
+  }, { nowMs: input.nowMs });
+  return { gameIndex: input.gameIndex, transactionId: item.transactionId };
 }

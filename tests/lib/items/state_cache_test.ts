@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { seedTenant, testEnv } from "../../harness.ts";
 import type { Sql } from "../../../lib/db/port.ts";
-import { registerItemRequest } from "../../../lib/items/register.ts";
+import { registerSampleItem } from "../../seed_rows.ts";
 import {
   DELIVERED_STATE_CACHE_MS,
   forgetItemStates,
@@ -33,16 +33,7 @@ async function countingDb() {
 /** Registers one request of the game (with the given transactionId, or a generated one). */
 async function register(db: Sql, gameIndex: number, transactionId?: string) {
   const { services } = await testEnv();
-  const item = await registerItemRequest(db, {
-    gameIndex,
-    transactionId,
-    idCategory: "vid",
-    id: "cache-user",
-    detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-    reason: "e",
-    serverId: "s1",
-  }, { nowMs: services.clock.now() });
-  return { gameIndex, transactionId: item.transactionId };
+  return await registerSampleItem(db, { gameIndex, transactionId, nowMs: services.clock.now() });
 }
 
 async function registered(db: Sql, name: string) {
