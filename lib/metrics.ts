@@ -107,7 +107,6 @@ export function createMetrics(db: Sql): Metrics {
   }
 
   const http = new HttpLatency(latencyBuckets);
-  // The registry renders any object with a name and get(); its type names prom-client's classes.
   registry.registerMetric(http.histogramMetric(
     "gp_http_request_duration_seconds",
     "HTTP request latency",
@@ -182,13 +181,6 @@ interface Series {
   count: number;
 }
 
-/** The map under `key`, made empty on first use. */
-function child<K, V>(map: Map<string, Map<K, V>>, key: string): Map<K, V> {
-  let next = map.get(key);
-  if (!next) map.set(key, next = new Map());
-  return next;
-}
-
 interface MetricValue {
   metricName?: string;
   labels: Record<string, string | number>;
@@ -212,7 +204,10 @@ export class HttpLatency {
 
   /** Counts one request that took `seconds`. */
   observe(family: string, route: string, method: string, status: number, seconds: number): void {
-    const byStatus = child(child(child(this.#series, family), route), method);
+    const byRoute = this.#level(this.#series, family);
+    const byMethod = this.#level(byRoute, route);
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, byStatus = new Map());
     let series = byStatus.get(status);
     if (!series) {
       series = {
@@ -229,6 +224,12 @@ export class HttpLatency {
     series.buckets[i]++;
     series.sum += seconds;
     series.count++;
+  }
+
+  #level<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+    let next = map.get(key);
+    if (!next) map.set(key, next = new Map());
+    return next;
   }
 
   *#all(): Generator<Series> {
