@@ -68,10 +68,12 @@ async function main() {
   await useTier(tier);
   const { services } = await testEnv();
   const base = await serveApp();
-  // The same app with the item-state cache off: every read asks the database.
-  const uncached = await serveApp({ ITEM_STATE_CACHE_MS: 0 });
+  // The same app with the read caches off: every read asks the database.
+  const uncached = await serveApp({ ITEM_STATE_CACHE_MS: 0, TX_LIST_CACHE_MS: 0 });
   const barePort = freePort();
   await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
+  const framedPort = freePort();
+  await spawnDeno(["bench/bare_hono.ts", String(framedPort), "framed"]);
   const { tenant: t, apiKey, transactionId, transactionIds } = await seedItemRead(
     "http bench",
     1_000,
@@ -104,12 +106,21 @@ async function main() {
   atFinish(() => floorServer.shutdown());
   const targets: Target[] = [
     { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` },
+    {
+      name: "bare Hono + a middleware setting X-Request-Id",
+      url: `http://127.0.0.1:${framedPort}/healthz`,
+    },
     { name: "service /healthz", url: `${base}/healthz` },
     {
       name: "bare Hono + the item read's SELECT (floor)",
       url: `http://127.0.0.1:${floorPort}/item/${transactionId}`,
     },
     { name: "GET /service/v1/tx (bearer)", url: `${base}/service/v1/tx`, headers: t.chainHeaders },
+    {
+      name: "GET /service/v1/tx (bearer), list cache off",
+      url: `${uncached}/service/v1/tx`,
+      headers: t.chainHeaders,
+    },
     {
       name: "GET /items/v1/requests/{id} (API key)",
       url: `${base}/items/v1/requests/${transactionId}`,
@@ -126,19 +137,20 @@ async function main() {
       url: `${uncached}/items/v1/requests/${transactionId}`,
       headers: { authorization: `Bearer ${apiKey}` },
     },
+    // The list's depth in history is measured on the database read (list cache off).
     {
       name: "GET /service/v1/tx, 100 rows",
-      url: `${base}/service/v1/tx`,
+      url: `${uncached}/service/v1/tx`,
       headers: small.chainHeaders,
     },
     {
       name: "GET /service/v1/tx, 100,000 rows",
-      url: `${base}/service/v1/tx`,
+      url: `${uncached}/service/v1/tx`,
       headers: large.chainHeaders,
     },
     {
       name: "GET /service/v1/tx, 100,000 rows, page 200",
-      url: `${base}/service/v1/tx?page=200`,
+      url: `${uncached}/service/v1/tx?page=200`,
       headers: large.chainHeaders,
     },
   ].filter((x) => !only || x.name === "bare Hono /healthz" || only.some((o) => x.name.includes(o)));

@@ -58,6 +58,7 @@ const schema = z.object({
   ITEM_RETRY_MAX_MS: int(600_000, 1),
   ITEM_MAX_ATTEMPTS: int(12, 1),
   ITEM_STATE_CACHE_MS: int(1_000, 0),
+  TX_LIST_CACHE_MS: int(1_000, 0),
   OTP_COOLDOWN_SECONDS: int(30, 0),
   OTP_RECEIVER_PER_DAY: int(10, 1),
   OTP_TOPIC_PER_MINUTE: int(600, 1),

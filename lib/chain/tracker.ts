@@ -11,6 +11,7 @@ import { webhookSigner } from "../webhooks.ts";
 import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
 import { xplaOutcome } from "./xpla/tracking.ts";
 import { noticeDeployedSafes } from "./safe/wallets.ts";
+import { txRecordsChanged } from "./tx_list_cache.ts";
 
 /** The callback body sent to a request's callbackUrl. */
 export interface TxCallback {
@@ -124,6 +125,7 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
       returning t.request_id`,
     [decided, new Date(nowMs)],
   );
+  if (moved.length > 0) txRecordsChanged(s.db);
   const settledIds = new Set(moved.map((r) => (r as { request_id: string }).request_id));
   for (const d of decided) {
     if (!settledIds.has(d.request_id)) continue;

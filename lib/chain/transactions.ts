@@ -18,6 +18,7 @@ import { currentFees, pendingNonce, requireChain, signAndBroadcast } from "./sen
 import { trackTransaction } from "./tracker.ts";
 import { findSafe } from "./safe/wallets.ts";
 import { insertRecord, txRecordStatement } from "./tx_insert.ts";
+import { txRecordsChanged } from "./tx_list_cache.ts";
 import { createSafeTransaction } from "./safe/transactions.ts";
 
 /** Transaction types recorded (txType). */
@@ -183,6 +184,7 @@ export async function createTransaction(
       record: (hash, nonce) => record("PENDING", hash, nonce),
       unrecord: async () => {
         await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+        txRecordsChanged(s.db, req.appid);
       },
     });
     s.defer(trackTransaction(s, requestId));

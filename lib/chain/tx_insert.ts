@@ -7,6 +7,7 @@ import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { DbError, type Statement } from "../db/port.ts";
 import type { TxRequest, TxType } from "./transactions.ts";
+import { txRecordsChanged } from "./tx_list_cache.ts";
 
 /** The fields of one `chain_txs` record. */
 export interface TxRecordFields {
@@ -61,6 +62,7 @@ export function txRecordStatement(r: TxRecordFields): Statement {
 export async function insertRecords(s: Services, requestId: string, statements: Statement[]) {
   try {
     await s.db.transaction(statements);
+    txRecordsChanged(s.db);
   } catch (err) {
     if (err instanceof DbError && err.uniqueViolation) {
       throw new DomainError(
@@ -78,6 +80,7 @@ export async function insertRecord(s: Services, r: TxRecordFields) {
   const { text, params } = txRecordStatement(r);
   try {
     await s.db.query(text, params);
+    txRecordsChanged(s.db, r.req.appid);
   } catch (err) {
     if (err instanceof DbError && err.uniqueViolation) {
       throw new DomainError(

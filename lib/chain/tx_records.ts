@@ -3,6 +3,7 @@ import type { Sql } from "../db/port.ts";
 import { DbError } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { type PageMeta, pageMeta } from "../contracts.ts";
+import { txRecordsChanged } from "./tx_list_cache.ts";
 
 /** A transaction record as the list shows it. */
 export interface TxRecord {
@@ -61,7 +62,10 @@ export async function registerTxHash(db: Sql, q: {
     }
     throw err;
   }
-  if (rows.length > 0) return;
+  if (rows.length > 0) {
+    txRecordsChanged(db, q.appid);
+    return;
+  }
   const [existing] = await db.query<{ status: string }>(
     "select status from chain_txs where request_id = $1 and appid = $2",
     [q.requestId, q.appid],

@@ -4,6 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { renderChainOk } from "./envelope.ts";
 import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
 import { listTransactions } from "../../lib/chain/tx_records.ts";
+import { readTxList } from "../../lib/chain/tx_list_cache.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd").refine(
   (d) =>
@@ -48,11 +49,26 @@ const route = createRoute({
 export function registerTxList(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const q = c.req.valid("query");
-    const result = await listTransactions(c.get("services").db, {
-      appid: c.get("app").appid,
-      network: c.get("network"),
-      ...q,
-    });
+    const s = c.get("services");
+    const appid = c.get("app").appid;
+    const network = c.get("network");
+    // The page's name: every parameter that shapes it.
+    const page = JSON.stringify([
+      network,
+      q.playerId ?? null,
+      q.startDate ?? null,
+      q.endDate ?? null,
+      q.cursor ?? null,
+      q.page,
+      q.limit,
+    ]);
+    const result = await readTxList(
+      s.db,
+      appid,
+      page,
+      () => listTransactions(s.db, { appid, network, ...q }),
+      { ttlMs: s.config.TX_LIST_CACHE_MS },
+    );
     return renderChainOk(c, result);
   });
 }

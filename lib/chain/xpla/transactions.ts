@@ -16,6 +16,7 @@ import {
   type TxType,
 } from "../transactions.ts";
 import { insertRecord } from "../tx_insert.ts";
+import { txRecordsChanged } from "../tx_list_cache.ts";
 import {
   broadcast,
   getAccount,
@@ -213,6 +214,7 @@ export async function createXplaTransaction(
               refused = err instanceof Error ? err.message : String(err);
             }
             await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+            txRecordsChanged(s.db, req.appid);
           } catch (err) {
             const expected = err instanceof DomainError ? expectedSequence(err.message) : null;
             if (attempt > 0 || expected === null || expected === sequence) throw err;
