@@ -137,6 +137,11 @@ async function main() {
       url: `${uncached}/items/v1/requests/${transactionId}`,
       headers: { authorization: `Bearer ${apiKey}` },
     },
+    {
+      name: "GET /service/v1/tx, 100 rows, first page polled",
+      url: `${base}/service/v1/tx`,
+      headers: small.chainHeaders,
+    },
     // The list's depth in history is measured on the database read (list cache off).
     {
       name: "GET /service/v1/tx, 100 rows",

@@ -1,6 +1,7 @@
 /**
  * Pages of `GET /service/v1/tx` kept per instance for a short, documented time, so that a polled
- * list costs no database round trip per poll.
+ * list costs no database round trip (and no rendering) per poll. A page is kept as its JSON text;
+ * the pages held add up to at most LIST_CACHE_CHARS characters.
  *
  * Bounds: a page is reused for at most `TX_LIST_CACHE_MS` (1 s by default; 0 turns the cache off).
  * This instance's own writes to the records (a request recorded, a hash registered, a record
@@ -13,6 +14,8 @@ import type { Sql } from "../db/port.ts";
 import { cacheFor, type LruCache } from "../cache/lru.ts";
 
 const LIST_CACHE_SIZE = 2_000;
+/** The pages kept by one instance add up to at most this many characters of JSON (~8 MB). */
+export const LIST_CACHE_CHARS = 8_000_000;
 
 /** Write counters of one database handle: all apps, and per app. */
 interface Generations {
@@ -20,14 +23,14 @@ interface Generations {
   apps: Map<string, number>;
 }
 
-interface Entry<T> {
-  value: T;
+interface Entry {
+  json: string;
   all: number;
   app: number;
 }
 
-const pages = new WeakMap<object, LruCache<string, Entry<unknown>>>();
-const loads = new WeakMap<object, Map<string, Promise<unknown>>>();
+const pages = new WeakMap<object, LruCache<string, Entry>>();
+const loads = new WeakMap<object, Map<string, Promise<string>>>();
 const generations = new WeakMap<object, Generations>();
 
 function generationsOf(db: Sql): Generations {
@@ -54,37 +57,37 @@ export function txRecordsChanged(db: Sql, appid?: string): void {
 }
 
 /**
- * A page of the app's list: from this instance's cache when it is younger than `ttlMs` and no
- * write of this instance has touched the app's records since, else from `load`. `key` names the
- * page (every query parameter); `nowMs` is the wall clock unless given.
+ * A page of the app's list as JSON text: from this instance's cache when it is younger than
+ * `ttlMs` and no write of this instance has touched the app's records since, else from `load`.
+ * `key` names the page (every query parameter); `nowMs` is the wall clock unless given.
  */
-export async function readTxList<T>(
+export async function readTxList(
   db: Sql,
   appid: string,
   key: string,
-  load: () => Promise<T>,
+  load: () => Promise<string>,
   options: { ttlMs: number; nowMs?: number },
-): Promise<T> {
+): Promise<string> {
   if (options.ttlMs <= 0) return await load();
   const g = generationsOf(db);
   const all = g.all;
   const app = g.apps.get(appid) ?? 0;
   const id = `${appid}\n${key}`;
-  const cache = cacheFor(pages, db, LIST_CACHE_SIZE);
+  const cache = cacheFor(pages, db, LIST_CACHE_SIZE, LIST_CACHE_CHARS);
   const started = options.nowMs ?? Date.now();
   const hit = cache.get(id, started);
-  if (hit && hit.all === all && hit.app === app) return hit.value as T;
+  if (hit && hit.all === all && hit.app === app) return hit.json;
   let inFlight = loads.get(db);
   if (!inFlight) loads.set(db, inFlight = new Map());
-  let pending = inFlight.get(id) as Promise<T> | undefined;
+  let pending = inFlight.get(id);
   if (!pending) {
     const waiting = inFlight;
-    const mine: Promise<T> = load().then((value) => {
+    const mine: Promise<string> = load().then((json) => {
       // Stored only if no write of this instance came between the read's start and its answer.
       if (waiting.get(id) === mine && g.all === all && (g.apps.get(appid) ?? 0) === app) {
-        cache.set(id, { value, all, app }, started + options.ttlMs);
+        cache.set(id, { json, all, app }, started + options.ttlMs, json.length);
       }
-      return value;
+      return json;
     }).finally(() => {
       if (waiting.get(id) === mine) waiting.delete(id);
     });

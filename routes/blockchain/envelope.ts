@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv, Failure, Family, JsonResponse } from "../env.ts";
 import { catalogEntry } from "./codes.ts";
+import { JsonText } from "../observe.ts";
 
 /** Renders a success. */
 export function renderChainOk(
@@ -13,6 +14,14 @@ export function renderChainOk(
     data === undefined ? { code: 0, message } : { code: 0, message, data },
     200,
   ) as JsonResponse;
+}
+
+/** The success envelope around `data` already rendered as JSON text (a cached page). */
+export function renderChainOkJson(c: Context<AppEnv>, dataJson: string): JsonResponse {
+  return c.json(
+    new JsonText(`{"code":0,"message":"success","data":${dataJson}}`),
+    200,
+  ) as unknown as JsonResponse;
 }
 
 /** Renders a failure with its catalog code and status. */

@@ -1,7 +1,7 @@
 /** GET /service/v1/tx: the caller app's transaction records on the x-network, paged, newest first. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { renderChainOk } from "./envelope.ts";
+import { renderChainOkJson } from "./envelope.ts";
 import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
 import { listTransactions } from "../../lib/chain/tx_records.ts";
 import { readTxList } from "../../lib/chain/tx_list_cache.ts";
@@ -62,13 +62,13 @@ export function registerTxList(app: OpenAPIHono<AppEnv>) {
       q.page,
       q.limit,
     ]);
-    const result = await readTxList(
+    const json = await readTxList(
       s.db,
       appid,
       page,
-      () => listTransactions(s.db, { appid, network, ...q }),
+      async () => JSON.stringify(await listTransactions(s.db, { appid, network, ...q })),
       { ttlMs: s.config.TX_LIST_CACHE_MS },
     );
-    return renderChainOk(c, result);
+    return renderChainOkJson(c, json);
   });
 }

@@ -42,6 +42,12 @@ Deno.test("utf8Length counts the bytes TextEncoder makes, lone surrogates includ
     "a\udf81b",
     "\ud83c\ud83c",
     "\u07ff\u0800",
+    // Longer than one 64 KB counting buffer: characters of 1 to 4 bytes across its boundaries.
+    "x".repeat(70_000),
+    "한".repeat(30_000),
+    "🎁".repeat(20_000),
+    "a" + "🎁".repeat(16_383) + "\ud83c" + "b".repeat(70_000),
+    "ab".repeat(32_767) + "é" + "한".repeat(21_845) + "\udf81",
   ];
   for (const s of samples) {
     assert.equal(utf8Length(s), new TextEncoder().encode(s).length, JSON.stringify(s));

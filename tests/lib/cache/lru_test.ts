@@ -53,3 +53,23 @@ Deno.test("lru: an entry used within the newest half is kept; one used earlier i
   assert.equal(cache.get(30, 0), undefined);
   for (let i = 31; i < 40; i++) assert.equal(cache.get(i, 0), i);
 });
+
+Deno.test("lru: weighted entries are bounded by their total weight; a value heavier than the bound is not kept", () => {
+  const cache = new LruCache<string, string>(10, 100);
+  cache.set("a", "x", 1_000, 40);
+  cache.set("b", "y", 1_000, 40);
+  assert.equal(cache.weight, 80);
+  cache.set("c", "z", 1_000, 30); // 110 > 100: the oldest (a) goes
+  assert.equal(cache.get("a", 0), undefined);
+  assert.deepEqual([cache.get("b", 0), cache.get("c", 0), cache.weight], ["y", "z", 70]);
+  cache.set("b", "y2", 1_000, 10); // replacing an entry replaces its weight
+  assert.equal(cache.weight, 40);
+  cache.set("c", "huge", 1_000, 101); // too heavy: not stored, and the old value is gone
+  assert.equal(cache.get("c", 0), undefined);
+  assert.equal(cache.weight, 10);
+  assert.equal(cache.get("b", 1_000), undefined); // expired entries give their weight back
+  assert.equal(cache.weight, 0);
+  cache.set("d", "w", 1_000, 5);
+  cache.delete("d");
+  assert.deepEqual([cache.size, cache.weight], [0, 0]);
+});
