@@ -70,6 +70,8 @@ async function main() {
   const base = await serveApp();
   // The same app with the read caches off: every read asks the database.
   const uncached = await serveApp({ ITEM_STATE_CACHE_MS: 0, TX_LIST_CACHE_MS: 0 });
+  // The same app without request lines (LOG_REQUEST_SAMPLE=0): what the line costs a request.
+  const unlogged = await serveApp({ LOG_REQUEST_SAMPLE: 0 });
   const barePort = freePort();
   await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
   const framedPort = freePort();
@@ -111,6 +113,7 @@ async function main() {
       url: `http://127.0.0.1:${framedPort}/healthz`,
     },
     { name: "service /healthz", url: `${base}/healthz` },
+    { name: "service /healthz, request lines off", url: `${unlogged}/healthz` },
     {
       name: "bare Hono + the item read's SELECT (floor)",
       url: `http://127.0.0.1:${floorPort}/item/${transactionId}`,

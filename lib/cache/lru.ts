@@ -1,9 +1,11 @@
 /**
  * A bounded per-isolate cache with expiry: least recently used entries are dropped first once
  * `maxEntries` (or, for weighted entries, `maxWeight`) is reached, and an entry is never returned
- * after its expiry time. Recency is kept by moving a used entry to the newest end, but only once it
- * has drifted into the older half: a hot entry then costs a lookup per use, not a delete and an
- * insert, and an entry used within the last `maxEntries / 2` insertions is never the one dropped.
+ * after its expiry time. In a cache bounded by count alone, recency is kept by moving a used entry
+ * to the newest end only once it has drifted into the older half: a hot entry then costs a lookup
+ * per use, not a delete and an insert, and an entry used within the last `maxEntries / 2`
+ * insertions is never the one dropped. A weight-bounded cache may drop entries long before
+ * `maxEntries / 2` insertions, so there every use moves the entry.
  */
 export class LruCache<K, V> {
   readonly #map = new Map<K, { value: V; expiresAt: number; tick: number; weight: number }>();
@@ -14,7 +16,12 @@ export class LruCache<K, V> {
    * A cache holding at most `maxEntries` entries whose weights (1 each unless given) add up to at
    * most `maxWeight`.
    */
-  constructor(readonly maxEntries: number, readonly maxWeight = Infinity) {}
+  constructor(readonly maxEntries: number, readonly maxWeight = Infinity) {
+    this.#moveAfter = maxWeight === Infinity ? maxEntries >> 1 : 1;
+  }
+
+  /** How far an entry may drift towards the old end before a use moves it back. */
+  readonly #moveAfter: number;
 
   /** The live value of `key` at `nowMs`, or undefined. */
   get(key: K, nowMs: number): V | undefined {
@@ -25,7 +32,7 @@ export class LruCache<K, V> {
       return undefined;
     }
     // Re-inserting moves the entry to the most recently used end of the map's order.
-    if (this.#tick - entry.tick >= this.maxEntries >> 1) {
+    if (this.#tick - entry.tick >= this.#moveAfter) {
       entry.tick = ++this.#tick;
       this.#map.delete(key);
       this.#map.set(key, entry);
@@ -38,6 +45,7 @@ export class LruCache<K, V> {
    * `maxWeight` is not stored (and drops what the key held).
    */
   set(key: K, value: V, expiresAt: number, weight = 1): void {
+    if (!(weight >= 0)) throw new RangeError(`cache entry weight must be >= 0, got ${weight}`);
     this.delete(key);
     if (weight > this.maxWeight) return;
     this.#map.set(key, { value, expiresAt, tick: ++this.#tick, weight });

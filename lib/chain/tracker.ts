@@ -112,8 +112,10 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
   // One statement for the batch; only the instance that moves a row out of PENDING schedules
   // its callback. A settled execTransaction settles the request it executed (exec_of) too; a
   // reverted execution leaves the Safe nonce unused, so a later successful one may still follow.
-  const moved = await s.db.query(
-    `update chain_txs t set status = x.status, updated_at = $2,
+  let moved: { request_id: string; appid: string }[] = [];
+  try {
+    moved = await s.db.query<{ request_id: string; appid: string }>(
+      `update chain_txs t set status = x.status, updated_at = $2,
             tx_hash = x.tx_hash,
             callback_state = case when t.callback_url is null then 'none' else 'due' end,
             callback_next_at = $2
@@ -122,11 +124,16 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
       where (t.request_id = x.request_id and t.status = 'PENDING')
          or (t.request_id = x.exec_of and (t.status in ('WAITING', 'PENDING')
              or (t.status = 'FAILED' and x.status = 'SUCCESS')))
-      returning t.request_id`,
-    [decided, new Date(nowMs)],
-  );
-  if (moved.length > 0) txRecordsChanged(s.db);
-  const settledIds = new Set(moved.map((r) => (r as { request_id: string }).request_id));
+      returning t.request_id, t.appid`,
+      [decided, new Date(nowMs)],
+    );
+  } catch (err) {
+    // The update may have committed before its answer was lost: every app's pages are stale.
+    txRecordsChanged(s.db);
+    throw err;
+  }
+  for (const appid of new Set(moved.map((r) => r.appid))) txRecordsChanged(s.db, appid);
+  const settledIds = new Set(moved.map((r) => r.request_id));
   for (const d of decided) {
     if (!settledIds.has(d.request_id)) continue;
     const row = rows.find((r) => r.request_id === d.request_id)!;

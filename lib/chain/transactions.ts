@@ -137,6 +137,7 @@ export async function createTransaction(
       action: intent.action,
       encoded: req.encoded,
       requestId,
+      appid: req.appid,
       simulated: "gas" in estimated,
       record: (safeTxHash) =>
         txRecordStatement({
@@ -183,8 +184,11 @@ export async function createTransaction(
     }, {
       record: (hash, nonce) => record("PENDING", hash, nonce),
       unrecord: async () => {
-        await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
-        txRecordsChanged(s.db, req.appid);
+        try {
+          await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+        } finally {
+          txRecordsChanged(s.db, req.appid);
+        }
       },
     });
     s.defer(trackTransaction(s, requestId));

@@ -58,11 +58,18 @@ export function txRecordStatement(r: TxRecordFields): Statement {
   };
 }
 
-/** Runs record statements as one batch; a reused request id answers DUPLICATE_REQUEST_ID. */
-export async function insertRecords(s: Services, requestId: string, statements: Statement[]) {
+/**
+ * Runs record statements of the app's request as one batch; a reused request id answers
+ * DUPLICATE_REQUEST_ID.
+ */
+export async function insertRecords(
+  s: Services,
+  appid: string,
+  requestId: string,
+  statements: Statement[],
+) {
   try {
     await s.db.transaction(statements);
-    txRecordsChanged(s.db);
   } catch (err) {
     if (err instanceof DbError && err.uniqueViolation) {
       throw new DomainError(
@@ -72,6 +79,9 @@ export async function insertRecords(s: Services, requestId: string, statements: 
       );
     }
     throw err;
+  } finally {
+    // Also after a failure: a batch may have committed before its answer was lost.
+    txRecordsChanged(s.db, appid);
   }
 }
 
@@ -80,7 +90,6 @@ export async function insertRecord(s: Services, r: TxRecordFields) {
   const { text, params } = txRecordStatement(r);
   try {
     await s.db.query(text, params);
-    txRecordsChanged(s.db, r.req.appid);
   } catch (err) {
     if (err instanceof DbError && err.uniqueViolation) {
       throw new DomainError(
@@ -90,5 +99,7 @@ export async function insertRecord(s: Services, r: TxRecordFields) {
       );
     }
     throw err;
+  } finally {
+    txRecordsChanged(s.db, r.req.appid);
   }
 }

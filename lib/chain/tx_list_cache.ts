@@ -14,7 +14,10 @@ import type { Sql } from "../db/port.ts";
 import { cacheFor, type LruCache } from "../cache/lru.ts";
 
 const LIST_CACHE_SIZE = 2_000;
-/** The pages kept by one instance add up to at most this many characters of JSON (~8 MB). */
+/**
+ * The pages kept by one instance add up to at most this many UTF-16 units of JSON (8 MB of
+ * one-byte text, up to 16 MB when pages hold other scripts).
+ */
 export const LIST_CACHE_CHARS = 8_000_000;
 
 /** Write counters of one database handle: all apps, and per app. */
@@ -30,7 +33,8 @@ interface Entry {
 }
 
 const pages = new WeakMap<object, LruCache<string, Entry>>();
-const loads = new WeakMap<object, Map<string, Promise<string>>>();
+/** Reads in flight per database handle, per app. */
+const loads = new WeakMap<object, Map<string, Map<string, Promise<string>>>>();
 const generations = new WeakMap<object, Generations>();
 
 function generationsOf(db: Sql): Generations {
@@ -52,8 +56,11 @@ export function txRecordsChanged(db: Sql, appid?: string): void {
   } else {
     g.apps.set(appid, (g.apps.get(appid) ?? 0) + 1);
   }
-  // A read in flight may have seen the old records: it answers its own callers but is not stored.
-  loads.get(db)?.clear();
+  // A read in flight may have seen the old records: it answers its own callers but is not stored,
+  // and the next reader asks again.
+  const inFlight = loads.get(db);
+  if (appid === undefined) inFlight?.clear();
+  else inFlight?.delete(appid);
 }
 
 /**
@@ -77,8 +84,11 @@ export async function readTxList(
   const started = options.nowMs ?? Date.now();
   const hit = cache.get(id, started);
   if (hit && hit.all === all && hit.app === app) return hit.json;
-  let inFlight = loads.get(db);
-  if (!inFlight) loads.set(db, inFlight = new Map());
+  let byApp = loads.get(db);
+  if (!byApp) loads.set(db, byApp = new Map());
+  const ofDb = byApp;
+  let inFlight = ofDb.get(appid);
+  if (!inFlight) ofDb.set(appid, inFlight = new Map());
   let pending = inFlight.get(id);
   if (!pending) {
     const waiting = inFlight;
@@ -89,7 +99,10 @@ export async function readTxList(
       }
       return json;
     }).finally(() => {
-      if (waiting.get(id) === mine) waiting.delete(id);
+      if (waiting.get(id) === mine) {
+        waiting.delete(id);
+        if (waiting.size === 0 && ofDb.get(appid) === waiting) ofDb.delete(appid);
+      }
     });
     pending = mine;
     inFlight.set(id, pending);

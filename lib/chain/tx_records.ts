@@ -61,11 +61,11 @@ export async function registerTxHash(db: Sql, q: {
       );
     }
     throw err;
-  }
-  if (rows.length > 0) {
+  } finally {
+    // Also after a failure: the update may have committed before its answer was lost.
     txRecordsChanged(db, q.appid);
-    return;
   }
+  if (rows.length > 0) return;
   const [existing] = await db.query<{ status: string }>(
     "select status from chain_txs where request_id = $1 and appid = $2",
     [q.requestId, q.appid],

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Registry } from "prom-client";
 import { HttpLatency } from "../../lib/metrics.ts";
-import { utf8Length } from "../../routes/observe.ts";
+import { JsonText, utf8Length } from "../../routes/observe.ts";
 
 Deno.test("request latency renders as a Prometheus histogram and counter with cumulative buckets", async () => {
   const http = new HttpLatency([0.01, 0.1]);
@@ -52,4 +52,8 @@ Deno.test("utf8Length counts the bytes TextEncoder makes, lone surrogates includ
   for (const s of samples) {
     assert.equal(utf8Length(s), new TextEncoder().encode(s).length, JSON.stringify(s));
   }
+});
+
+Deno.test("JsonText: stringified anywhere but the request observer's c.json, it fails loudly", () => {
+  assert.throws(() => JSON.stringify({ data: new JsonText("{}") }), /request observer/);
 });

@@ -108,6 +108,8 @@ export async function createSafeTransaction(s: Services, chain: PolygonChain, q:
   action: string;
   encoded: boolean;
   requestId: string;
+  /** The app whose request this is. */
+  appid: string;
   /** True when the caller already simulated the call from the wallet successfully. */
   simulated?: boolean;
   record(safeTxHash: Hex): Statement;
@@ -145,7 +147,7 @@ export async function createSafeTransaction(s: Services, chain: PolygonChain, q:
       nonce: Number(nonce),
     };
     const { encoded, hash } = encodeSafeTx(chain.chainId, safe.address, tx);
-    await insertRecords(s, q.requestId, [
+    await insertRecords(s, q.appid, q.requestId, [
       q.record(hash),
       {
         text: `insert into multisig_txs (request_id, chain_id, safe, safe_nonce, safe_tx_hash, tx,
@@ -304,7 +306,7 @@ export async function createMultisigExecution(s: Services, q: {
   // The Safe forwards at most 63/64 of the remaining gas to the inner call: leave room.
   const gas = gasEstimate + gasEstimate / 5n;
   const requestId = crypto.randomUUID();
-  await insertRecords(s, requestId, [
+  await insertRecords(s, q.appid, requestId, [
     txRecordStatement({
       requestId,
       req: {

@@ -213,8 +213,11 @@ export async function createXplaTransaction(
               if (err instanceof DomainError && err.code === "CHAIN_UNAVAILABLE") throw err;
               refused = err instanceof Error ? err.message : String(err);
             }
-            await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
-            txRecordsChanged(s.db, req.appid);
+            try {
+              await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
+            } finally {
+              txRecordsChanged(s.db, req.appid);
+            }
           } catch (err) {
             const expected = err instanceof DomainError ? expectedSequence(err.message) : null;
             if (attempt > 0 || expected === null || expected === sequence) throw err;

@@ -73,3 +73,15 @@ Deno.test("lru: weighted entries are bounded by their total weight; a value heav
   cache.delete("d");
   assert.deepEqual([cache.size, cache.weight], [0, 0]);
 });
+
+Deno.test("lru: in a weight-bounded cache a used entry is kept over older ones; a weight that is not a number is refused", () => {
+  const cache = new LruCache<string, number>(2_000, 100);
+  cache.set("hot", 0, 1_000, 10);
+  for (let i = 0; i < 50; i++) {
+    cache.set(`cold${i}`, i, 1_000, 10);
+    assert.equal(cache.get("hot", 0), 0, `hot entry kept after ${i + 1} inserts`);
+  }
+  assert.ok(cache.weight <= 100);
+  assert.throws(() => cache.set("x", 1, 1_000, NaN), RangeError);
+  assert.throws(() => cache.set("x", 1, 1_000, -1), RangeError);
+});

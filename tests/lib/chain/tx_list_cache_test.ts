@@ -96,6 +96,25 @@ Deno.test("tx list cache: a page read while this instance wrote is answered but 
   assert.equal(loads, 2);
 });
 
+Deno.test("tx list cache: a write of one app leaves another app's read in flight shared and kept", async () => {
+  const db = await ownDb();
+  const opts = { ttlMs: 60_000, nowMs: 4_000_000 };
+  let loads = 0;
+  let release!: () => void;
+  const slow = () => {
+    loads++;
+    return new Promise<string>((resolve) => release = () => resolve("y1"));
+  };
+  const first = readTxList(db, "y", "p", slow, opts);
+  txRecordsChanged(db, "x");
+  const second = readTxList(db, "y", "p", slow, opts);
+  assert.equal(loads, 1, "app x's write did not start a second query for app y");
+  release();
+  assert.deepEqual(await Promise.all([first, second]), ["y1", "y1"]);
+  assert.equal(await readTxList(db, "y", "p", slow, opts), "y1", "and app y's page was kept");
+  assert.equal(loads, 1);
+});
+
 Deno.test("tx list: a record written by this instance is listed at once; one written elsewhere within the bound", async () => {
   const { services } = await testEnv();
   const app = await appWith({ config: { TX_LIST_CACHE_MS: 60_000 } });
