@@ -28,13 +28,13 @@ interface Generations {
 
 interface Entry {
   json: string;
-  all: number;
-  app: number;
+  /** The write counters of the app when the page was read: `${all}:${app}`. */
+  version: string;
 }
 
 const pages = new WeakMap<object, LruCache<string, Entry>>();
-/** Reads in flight per database handle, per app. */
-const loads = new WeakMap<object, Map<string, Map<string, Promise<string>>>>();
+/** Reads in flight per database handle, by page and write counters. */
+const loads = new WeakMap<object, Map<string, Promise<string>>>();
 const generations = new WeakMap<object, Generations>();
 
 function generationsOf(db: Sql): Generations {
@@ -43,9 +43,14 @@ function generationsOf(db: Sql): Generations {
   return g;
 }
 
+/** The app's write counters: they change with every write of this instance that touches it. */
+function versionOf(g: Generations, appid: string): string {
+  return `${g.all}:${g.apps.get(appid) ?? 0}`;
+}
+
 /**
  * Notes that this instance changed transaction records of `appid` (of any app when not given):
- * pages read before are not served again.
+ * pages read before are not served again, and reads in flight are neither joined nor kept.
  */
 export function txRecordsChanged(db: Sql, appid?: string): void {
   const g = generationsOf(db);
@@ -56,11 +61,6 @@ export function txRecordsChanged(db: Sql, appid?: string): void {
   } else {
     g.apps.set(appid, (g.apps.get(appid) ?? 0) + 1);
   }
-  // A read in flight may have seen the old records: it answers its own callers but is not stored,
-  // and the next reader asks again.
-  const inFlight = loads.get(db);
-  if (appid === undefined) inFlight?.clear();
-  else inFlight?.delete(appid);
 }
 
 /**
@@ -77,35 +77,28 @@ export async function readTxList(
 ): Promise<string> {
   if (options.ttlMs <= 0) return await load();
   const g = generationsOf(db);
-  const all = g.all;
-  const app = g.apps.get(appid) ?? 0;
+  const version = versionOf(g, appid);
   const id = `${appid}\n${key}`;
   const cache = cacheFor(pages, db, LIST_CACHE_SIZE, LIST_CACHE_CHARS);
   const started = options.nowMs ?? Date.now();
   const hit = cache.get(id, started);
-  if (hit && hit.all === all && hit.app === app) return hit.json;
-  let byApp = loads.get(db);
-  if (!byApp) loads.set(db, byApp = new Map());
-  const ofDb = byApp;
-  let inFlight = ofDb.get(appid);
-  if (!inFlight) ofDb.set(appid, inFlight = new Map());
-  let pending = inFlight.get(id);
+  if (hit && hit.version === version) return hit.json;
+  // A read is joined only by readers that see the same write counters: after a write of this
+  // instance, the next reader starts a read of its own.
+  let inFlight = loads.get(db);
+  if (!inFlight) loads.set(db, inFlight = new Map());
+  const flight = `${version}\n${id}`;
+  let pending = inFlight.get(flight);
   if (!pending) {
     const waiting = inFlight;
-    const mine: Promise<string> = load().then((json) => {
+    pending = load().then((json) => {
       // Stored only if no write of this instance came between the read's start and its answer.
-      if (waiting.get(id) === mine && g.all === all && (g.apps.get(appid) ?? 0) === app) {
-        cache.set(id, { json, all, app }, started + options.ttlMs, json.length);
+      if (versionOf(g, appid) === version) {
+        cache.set(id, { json, version }, started + options.ttlMs, json.length);
       }
       return json;
-    }).finally(() => {
-      if (waiting.get(id) === mine) {
-        waiting.delete(id);
-        if (waiting.size === 0 && ofDb.get(appid) === waiting) ofDb.delete(appid);
-      }
-    });
-    pending = mine;
-    inFlight.set(id, pending);
+    }).finally(() => waiting.delete(flight));
+    inFlight.set(flight, pending);
   }
   return await pending;
 }

@@ -3,7 +3,7 @@ import type { Sql } from "../db/port.ts";
 import { DbError } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { type PageMeta, pageMeta } from "../contracts.ts";
-import { txRecordsChanged } from "./tx_list_cache.ts";
+import { readTxList, txRecordsChanged } from "./tx_list_cache.ts";
 
 /** A transaction record as the list shows it. */
 export interface TxRecord {
@@ -110,14 +110,8 @@ function decodeCursor(cursor: string): { createdUs: string; requestId: string } 
   throw new DomainError("invalid", "VALIDATION_FAILED", "cursor is not a cursor this list gave");
 }
 
-/**
- * Lists the app's records on one network, newest first; dates are inclusive UTC days. Pages by
- * key: with `cursor` (the previous page's meta.nextCursor) the page starts after that record, so
- * every page costs the same however deep; `page` alone still works (the spec's page numbers: the
- * page's first row is found by skipping index entries only, then the page is read by key). One statement returns the page and a count capped at TX_COUNT_CAP, both
- * served by the (appid, network[, player_id], created_at, request_id) indexes.
- */
-export async function listTransactions(db: Sql, q: {
+/** What a page of the transaction list is asked for with. */
+export interface TxListQuery {
   appid: string;
   network: string;
   playerId?: string;
@@ -126,7 +120,47 @@ export async function listTransactions(db: Sql, q: {
   page: number;
   limit: number;
   cursor?: string;
-}): Promise<{ transactions: TxRecord[]; meta: TxPageMeta }> {
+}
+
+/**
+ * The page `listTransactions` gives, as JSON text, reused per instance for `ttlMs` (see
+ * tx_list_cache.ts for the bounds).
+ */
+export async function listTransactionsJson(
+  db: Sql,
+  q: TxListQuery,
+  options: { ttlMs: number },
+): Promise<string> {
+  // The page's name: every parameter that shapes it besides the app.
+  const page = JSON.stringify([
+    q.network,
+    q.playerId ?? null,
+    q.startDate ?? null,
+    q.endDate ?? null,
+    q.cursor ?? null,
+    q.page,
+    q.limit,
+  ]);
+  return await readTxList(
+    db,
+    q.appid,
+    page,
+    async () => JSON.stringify(await listTransactions(db, q)),
+    options,
+  );
+}
+
+/**
+ * Lists the app's records on one network, newest first; dates are inclusive UTC days. Pages by
+ * key: with `cursor` (the previous page's meta.nextCursor) the page starts after that record, so
+ * every page costs the same however deep; `page` alone still works (the spec's page numbers: the
+ * page's first row is found by skipping index entries only, then the page is read by key). One statement returns the page and a count capped at TX_COUNT_CAP, both
+ * served by the (appid, network[, player_id], created_at, request_id) indexes.
+ */
+export async function listTransactions(
+  db: Sql,
+  q: TxListQuery,
+): Promise<{ transactions: TxRecord[]; meta: TxPageMeta }> {
   const start = q.startDate ? new Date(`${q.startDate}T00:00:00.000Z`) : null;
   const end = q.endDate ? new Date(Date.parse(`${q.endDate}T00:00:00.000Z`) + 86_400_000) : null;
   const after = q.cursor ? decodeCursor(q.cursor) : null;

@@ -3,8 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { renderChainOkJson } from "./envelope.ts";
 import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
-import { listTransactions } from "../../lib/chain/tx_records.ts";
-import { readTxList } from "../../lib/chain/tx_list_cache.ts";
+import { listTransactionsJson } from "../../lib/chain/tx_records.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd").refine(
   (d) =>
@@ -48,27 +47,12 @@ const route = createRoute({
 /** Registers the route. */
 export function registerTxList(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const q = c.req.valid("query");
     const s = c.get("services");
-    const appid = c.get("app").appid;
-    const network = c.get("network");
-    // The page's name: every parameter that shapes it.
-    const page = JSON.stringify([
-      network,
-      q.playerId ?? null,
-      q.startDate ?? null,
-      q.endDate ?? null,
-      q.cursor ?? null,
-      q.page,
-      q.limit,
-    ]);
-    const json = await readTxList(
-      s.db,
-      appid,
-      page,
-      async () => JSON.stringify(await listTransactions(s.db, { appid, network, ...q })),
-      { ttlMs: s.config.TX_LIST_CACHE_MS },
-    );
+    const json = await listTransactionsJson(s.db, {
+      appid: c.get("app").appid,
+      network: c.get("network"),
+      ...c.req.valid("query"),
+    }, { ttlMs: s.config.TX_LIST_CACHE_MS });
     return renderChainOkJson(c, json);
   });
 }

@@ -27,6 +27,16 @@ function counter() {
   return { state, load };
 }
 
+/** A page loader whose answer waits for `release()`; `calls` counts the reads it started. */
+function gatedLoad(answer: string) {
+  const gate = { calls: 0, release: () => {} };
+  const load = () => {
+    gate.calls++;
+    return new Promise<string>((resolve) => gate.release = () => resolve(answer));
+  };
+  return { gate, load };
+}
+
 Deno.test("tx list cache: reused within the bound, read again after it, off at 0", async () => {
   const db = await ownDb();
   const { state, load } = counter();
@@ -75,44 +85,35 @@ Deno.test("tx list cache: a page read while this instance wrote is answered but 
   const db = await ownDb();
   const t = 3_000_000;
   const opts = { ttlMs: 60_000, nowMs: t };
-  let loads = 0;
-  let release!: () => void;
-  const slow = () => {
-    loads++;
-    return new Promise<string>((resolve) => release = () => resolve("old"));
-  };
+  const { gate, load: slow } = gatedLoad("old");
   const first = readTxList(db, "app", "p", slow, opts);
   const second = readTxList(db, "app", "p", slow, opts);
-  assert.equal(loads, 1, "the second read waits for the first one's query");
+  assert.equal(gate.calls, 1, "the second read waits for the first one's query");
   txRecordsChanged(db, "app");
-  release();
+  const fresh = counter();
+  fresh.state.version = "new";
+  const third = readTxList(db, "app", "p", fresh.load, opts);
+  assert.equal(fresh.state.loads, 1, "a reader after the write does not join the old read");
+  assert.equal(await third, "new");
+  gate.release();
   assert.deepEqual(await Promise.all([first, second]), ["old", "old"]);
-  const fresh = () => {
-    loads++;
-    return Promise.resolve("new");
-  };
-  assert.equal(await readTxList(db, "app", "p", fresh, opts), "new", "the old page was not kept");
-  assert.equal(await readTxList(db, "app", "p", fresh, opts), "new");
-  assert.equal(loads, 2);
+  // The old read neither is served again nor displaces the newer page.
+  assert.equal(await readTxList(db, "app", "p", fresh.load, opts), "new");
+  assert.equal(fresh.state.loads, 1);
 });
 
 Deno.test("tx list cache: a write of one app leaves another app's read in flight shared and kept", async () => {
   const db = await ownDb();
   const opts = { ttlMs: 60_000, nowMs: 4_000_000 };
-  let loads = 0;
-  let release!: () => void;
-  const slow = () => {
-    loads++;
-    return new Promise<string>((resolve) => release = () => resolve("y1"));
-  };
+  const { gate, load: slow } = gatedLoad("y1");
   const first = readTxList(db, "y", "p", slow, opts);
   txRecordsChanged(db, "x");
   const second = readTxList(db, "y", "p", slow, opts);
-  assert.equal(loads, 1, "app x's write did not start a second query for app y");
-  release();
+  assert.equal(gate.calls, 1, "app x's write did not start a second query for app y");
+  gate.release();
   assert.deepEqual(await Promise.all([first, second]), ["y1", "y1"]);
   assert.equal(await readTxList(db, "y", "p", slow, opts), "y1", "and app y's page was kept");
-  assert.equal(loads, 1);
+  assert.equal(gate.calls, 1);
 });
 
 Deno.test("tx list: a record written by this instance is listed at once; one written elsewhere within the bound", async () => {
