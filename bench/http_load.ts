@@ -1,6 +1,6 @@
 /**
  * End-to-end HTTP load with wrk (50 connections), side by side with a bare Hono /healthz in the
- * same run: rounds alternate between the targets and the medians are reported, with each
+ * same run (and with the floor of a cached read, bench/read_floor.ts): rounds alternate between the targets and the medians are reported, with each
  * target's share of bare Hono's req/s. The service runs in this process (as `deno run main.ts`
  * would), bare Hono in its own; on the real tier PostgreSQL and Redis are reached through the
  * production drivers and the local Neon and Upstash bridges (each in its own process).
@@ -83,6 +83,21 @@ async function main() {
     "http bench",
     1_000,
   );
+  // The floor of the cached item read: its work alone, without a framework and in a lean Hono
+  // app (bench/read_floor.ts), with request lines as the service has them.
+  const floorReads: Record<string, string> = {};
+  for (const mode of ["raw", "hono"]) {
+    const port = freePort();
+    await spawnDeno([
+      "bench/read_floor.ts",
+      String(port),
+      mode,
+      apiKey,
+      transactionId,
+      ...(noLines ? ["--no-request-lines"] : []),
+    ]);
+    floorReads[mode] = `http://127.0.0.1:${port}/items/v1/requests/${transactionId}`;
+  }
   // Two apps of one game: one with 100 transaction records, one with 100,000.
   const small = await seedTenant("tx 100");
   const large = await seedTenant("tx 100000");
@@ -129,6 +144,16 @@ async function main() {
     {
       name: "GET /items/v1/requests/{id} (API key)",
       url: `${base}/items/v1/requests/${transactionId}`,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+    {
+      name: "the cached item read's work alone, no framework (floor)",
+      url: floorReads.raw,
+      headers: { authorization: `Bearer ${apiKey}` },
+    },
+    {
+      name: "the cached item read's work alone, in a lean Hono app (floor)",
+      url: floorReads.hono,
       headers: { authorization: `Bearer ${apiKey}` },
     },
     {
