@@ -189,11 +189,18 @@ async function main() {
       headers: large.chainHeaders,
     },
   ].filter((x) => !only || x.name === "bare Hono /healthz" || only.some((o) => x.name.includes(o)));
-  // Warm up every target once (JIT, caches) before measuring.
+  // Warm up every target once (JIT, caches) before measuring. The floor of the item read must
+  // answer the service's bytes, or it would not be the same work.
+  const itemRead = await fetch(`${base}/items/v1/requests/${transactionId}`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  }).then((res) => res.text());
   for (const target of targets) {
     const res = await fetch(target.url, { headers: target.headers });
     const body = await res.text();
     if (!res.ok) throw new Error(`${target.name}: ${res.status} ${body.slice(0, 200)}`);
+    if (target.url === floorReads.raw || target.url === floorReads.hono) {
+      if (body !== itemRead) throw new Error(`${target.name} answers ${body}, not ${itemRead}`);
+    }
   }
   const results = new Map<string, Run[]>(targets.map((x) => [x.name, []]));
   for (let r = 0; r < rounds; r++) {
