@@ -18,7 +18,7 @@
  */
 import { Hono } from "hono";
 import { LruCache } from "../lib/cache/lru.ts";
-import { HttpLatency } from "../lib/metrics.ts";
+import { HttpLatency, latencyBuckets } from "../lib/metrics.ts";
 import { serverLogger } from "./served_app.ts";
 
 const ROUTE = "/items/v1/requests/{transactionId}";
@@ -39,7 +39,7 @@ export function readFloor(apiKey: string, transactionId: string, lines: boolean)
   hono: (req: Request) => Response | Promise<Response>;
 } {
   const log = serverLogger();
-  const latency = new HttpLatency([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]);
+  const latency = new HttpLatency(latencyBuckets);
   const keys = new LruCache<string, Principal>(10_000);
   keys.set(apiKey, { keyId: "bench", gameIndex: 1 }, FOREVER);
   const states = new LruCache<string, Record<string, unknown>>(50_000);

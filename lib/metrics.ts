@@ -6,7 +6,8 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Sql } from "./db/port.ts";
 
-const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** The request latency histogram's bounds, in seconds. */
+export const latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const slowBuckets = [0.1, 0.5, 1, 5, 15, 30, 60, 120, 300, 600, 1800];
 
 /**
