@@ -30,6 +30,11 @@ export interface Metrics {
   chainSettled: Counter<"status">;
   chainConfirmation: Histogram<"status">;
   callbacks: Counter<"kind" | "outcome">;
+  /**
+   * Push messages by provider (fcm, apns) and outcome: sent, invalid_token, failed, and retried
+   * (messages that needed more than one attempt, also counted in their final outcome).
+   */
+  pushMessages: Counter<"provider" | "outcome">;
   otpSends: Counter<"channel" | "outcome">;
   otpVerifications: Counter<"outcome">;
   otpLimitRefusals: Counter<"limit">;
@@ -76,7 +81,7 @@ export function createMetrics(db: Sql): Metrics {
     labelNames: ["state"],
     registers,
   });
-  const pushMessages = new Gauge({
+  const pushLogged = new Gauge({
     name: "gp_push_messages_logged",
     help: "Push messages accepted by the log sink",
     registers,
@@ -103,7 +108,7 @@ export function createMetrics(db: Sql): Metrics {
       ),
       grouped(pushSlices, "state", "select state as k, count(*) as n from push_slices group by 1"),
       db.query<{ n: string | number }>("select count(*) as n from push_log_messages")
-        .then((rows) => pushMessages.set(Number(rows[0]?.n ?? 0))),
+        .then((rows) => pushLogged.set(Number(rows[0]?.n ?? 0))),
     ]);
   }
 
@@ -151,6 +156,11 @@ export function createMetrics(db: Sql): Metrics {
       "kind",
       "outcome",
     ]),
+    pushMessages: counter(
+      "gp_push_messages_total",
+      "Push messages sent to a provider, by provider and outcome",
+      ["provider", "outcome"],
+    ),
     otpSends: counter("gp_otp_sends_total", "OTP send requests by channel and outcome", [
       "channel",
       "outcome",

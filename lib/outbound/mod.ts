@@ -124,28 +124,44 @@ export function recordOutbound(
   observer.metrics?.outboundDuration.observe({ purpose, outcome }, ms / 1000);
 }
 
+/** The outcome label of a call that threw: `timeout` when it was aborted by its timer, else `network`. */
+function failureOutcome(err: unknown): string {
+  const name = (err as Error)?.name;
+  return name === "AbortError" || name === "TimeoutError" ? "timeout" : "network";
+}
+
+/**
+ * Runs one call of a client with its own HTTP stack and reports it like the outbound service
+ * does: `ok` below 300, `http_<status>`, `timeout` or `network`.
+ */
+export async function observeCall<T extends { status: number }>(
+  observer: OutboundObserver,
+  call: { purpose: string; url: string },
+  run: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  let outcome = "network";
+  try {
+    const res = await run();
+    outcome = res.status < 300 ? "ok" : `http_${res.status}`;
+    return res;
+  } catch (err) {
+    outcome = failureOutcome(err);
+    throw err;
+  } finally {
+    recordOutbound(observer, { ...call, outcome, ms: performance.now() - started });
+  }
+}
+
 /** A fetch that reports every call like the outbound service does (for clients with their own HTTP). */
 export function observedFetch(
   observer: OutboundObserver,
   purpose: string,
   inner: typeof fetch = fetch,
 ): typeof fetch {
-  return async (input, init) => {
+  return (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
-    const started = performance.now();
-    let outcome = "network";
-    try {
-      const res = await inner(input, init);
-      outcome = res.status < 300 ? "ok" : `http_${res.status}`;
-      return res;
-    } catch (err) {
-      if ((err as Error)?.name === "AbortError" || (err as Error)?.name === "TimeoutError") {
-        outcome = "timeout";
-      }
-      throw err;
-    } finally {
-      recordOutbound(observer, { purpose, url, outcome, ms: performance.now() - started });
-    }
+    return observeCall(observer, { purpose, url }, () => inner(input, init));
   };
 }
 

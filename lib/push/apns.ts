@@ -9,11 +9,11 @@ import type { ApnsSecret } from "./credentials.ts";
 import { APNS_MAX_PAYLOAD, type ApnsRequest } from "./message.ts";
 import {
   type AnswerVerdict,
-  PauseGate,
+  AuthTokenCache,
   type ProviderCall,
+  ProviderChannel,
   type RetryPolicy,
   type SendOutcome,
-  sendWithRetries,
 } from "./provider_http.ts";
 
 /** Apple's production and development endpoints (APNS_ENDPOINT overrides both). */
@@ -46,37 +46,27 @@ function reasonOf(text: string): string {
 
 /** Sends APNs requests for one app's key. */
 export class ApnsSender {
-  private token: { value: string; issuedAt: number } | null = null;
-  private pending: Promise<string> | null = null;
-  private readonly gate = new PauseGate();
-  /** Provider tokens signed (for the tests and the logs). */
-  tokensSigned = 0;
+  /** The provider's retry policy, pause gate and provider token. */
+  readonly channel: ProviderChannel;
 
   constructor(
     private readonly secret: ApnsSecret,
     private readonly env: { http2: ProviderCall; endpoint: string; policy: RetryPolicy },
-  ) {}
-
-  /** The current provider token, signed anew when older than 50 minutes. */
-  providerToken(): Promise<string> {
-    if (this.token && Date.now() - this.token.issuedAt < PROVIDER_TOKEN_REUSE_MS) {
-      return Promise.resolve(this.token.value);
-    }
-    this.pending ??= this.sign().finally(() => this.pending = null);
-    return this.pending;
+  ) {
+    const tokens = new AuthTokenCache(async () => ({
+      value: await this.sign(),
+      renewAt: Date.now() + PROVIDER_TOKEN_REUSE_MS,
+    }));
+    this.channel = new ProviderChannel("apns", env.policy, tokens);
   }
 
   private async sign(): Promise<string> {
-    this.tokensSigned++;
     const key = await importPKCS8(this.secret.privateKey, "ES256");
-    const issuedAt = Date.now();
-    const value = await new SignJWT({})
+    return await new SignJWT({})
       .setProtectedHeader({ alg: "ES256", kid: this.secret.keyId })
       .setIssuer(this.secret.teamId)
-      .setIssuedAt(Math.floor(issuedAt / 1000))
+      .setIssuedAt(Math.floor(Date.now() / 1000))
       .sign(key);
-    this.token = { value, issuedAt };
-    return value;
   }
 
   /** Sends one notification; throws CredentialError when the key or topic is refused. */
@@ -91,14 +81,7 @@ export class ApnsSender {
       };
     }
     const url = `${this.env.endpoint}/3/device/${encodeURIComponent(deviceToken)}`;
-    return await sendWithRetries({
-      provider: "apns",
-      policy: this.env.policy,
-      gate: this.gate,
-      authToken: () => this.providerToken(),
-      dropAuthToken: (token) => {
-        if (this.token?.value === token) this.token = null;
-      },
+    return await this.channel.send({
       request: (token) =>
         this.env.http2(url, {
           method: "POST",

@@ -7,7 +7,7 @@
 import { calculateJwkThumbprint, exportJWK, importPKCS8 } from "jose";
 import { z } from "zod";
 import type { Services } from "../services.ts";
-import { DomainError, invalid, notFound } from "../errors.ts";
+import { invalid, notFound } from "../errors.ts";
 import { deriveSealKey, openText, sealText } from "../crypto/seal.ts";
 
 const PURPOSE = "push-credential";
@@ -328,11 +328,4 @@ export async function stopProvider(
     [appid, reason.slice(0, 500)],
   );
   services.log.warn("push credentials refused; the app's sends stop", { appid, provider, reason });
-}
-
-/** Raised by a sender when the provider refused the credentials themselves. */
-export class CredentialError extends DomainError {
-  constructor(readonly provider: "fcm" | "apns", message: string) {
-    super("upstream", "PUSH_CREDENTIALS_REFUSED", message);
-  }
 }

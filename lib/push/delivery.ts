@@ -1,25 +1,27 @@
 /**
- * Delivery to the providers for the devices of apps with credentials: every message is recorded
- * ('sending') before its request goes out and settled after, so a slice taken over after a crash
- * skips every device that already has a row; sends run with bounded concurrency per app; dead
- * tokens deactivate their device; a credential refusal stops that app's provider with a reason.
+ * Delivery to the providers for the devices of apps with credentials: the senders of each app
+ * (built once per credentials version, their calls observed like every outbound call), one
+ * message sent with its outcome counted per provider, and the progress write of a slice: its
+ * cursor, holes and window, its counts, a row per message that was not sent, dead tokens
+ * deactivated, and the lease extended, in one statement.
  */
 import type { Services } from "../services.ts";
 import type { PushDelivery } from "./sinks.ts";
-import {
-  type AppCredentials,
-  CredentialError,
-  openCredentials,
-  stopProvider,
-} from "./credentials.ts";
+import { type AppCredentials, openCredentials, stopProvider } from "./credentials.ts";
 import { FCM_DEFAULT_ENDPOINT, FcmSender } from "./fcm.ts";
 import { APNS_PRODUCTION, APNS_SANDBOX, ApnsSender } from "./apns.ts";
 import { buildApnsRequest, buildFcmBody } from "./message.ts";
-import { type RetryPolicy, Semaphore, type SendOutcome } from "./provider_http.ts";
+import {
+  CredentialError,
+  observedProviderCall,
+  type RetryPolicy,
+  Semaphore,
+  type SendOutcome,
+} from "./provider_http.ts";
 import { assertOutboundUrl } from "../outbound/guard.ts";
 
 /** An app's senders, kept per Services so tokens are reused across dispatcher runs. */
-interface AppSenders {
+export interface AppSenders {
   version: string;
   fcm: FcmSender | null;
   apns: ApnsSender | null;
@@ -49,20 +51,30 @@ async function sendersFor(services: Services, creds: AppCredentials): Promise<Ap
   const policy = policyOf(services);
   const allow = services.config.allowPrivateOutbound;
   const http = services.pushHttp;
+  const observer = { log: services.log, metrics: services.metrics };
   let fcm: FcmSender | null = null;
   if (creds.fcm) {
     const endpoint = (services.config.FCM_ENDPOINT ?? FCM_DEFAULT_ENDPOINT).replace(/\/+$/, "");
     for (const url of [endpoint, creds.fcm.tokenUri]) {
       await services.outbound.assertPublicHost(assertOutboundUrl(url, allow).hostname);
     }
-    fcm = new FcmSender(creds.fcm, { http, endpoint, policy });
+    fcm = new FcmSender(creds.fcm, {
+      call: observedProviderCall(http.fetch, observer, "push-fcm"),
+      tokenCall: observedProviderCall(http.fetch, observer, "push-oauth"),
+      endpoint,
+      policy,
+    });
   }
   let apns: ApnsSender | null = null;
   if (creds.apns && http.http2) {
     const endpoint = (services.config.APNS_ENDPOINT ??
       (creds.apns.production ? APNS_PRODUCTION : APNS_SANDBOX)).replace(/\/+$/, "");
     await services.outbound.assertPublicHost(assertOutboundUrl(endpoint, allow).hostname);
-    apns = new ApnsSender(creds.apns, { http2: http.http2, endpoint, policy });
+    apns = new ApnsSender(creds.apns, {
+      http2: observedProviderCall(http.http2, observer, "push-apns"),
+      endpoint,
+      policy,
+    });
   }
   const senders: AppSenders = {
     version: creds.version,
@@ -86,24 +98,20 @@ export async function providerApps(
   return out;
 }
 
-/** Settled result of one message. */
-export interface Settled {
-  device_id: number;
-  state: "sent" | "failed" | "invalid";
-  attempts: number;
-  detail: string | null;
-}
+/** The label of an outcome in gp_push_messages_total. */
+const OUTCOME_LABEL = { sent: "sent", invalid: "invalid_token", failed: "failed" } as const;
 
-async function sendOne(
+/**
+ * Sends one message to its provider (never throws): iOS goes straight to APNs where the app has a
+ * key and the runtime speaks HTTP/2, otherwise through FCM's apns block when the app has a service
+ * account. The outcome is counted per provider; a credential refusal stops that provider for the
+ * app with its reason.
+ */
+export async function sendToProvider(
   services: Services,
   app: AppSenders,
-  appid: string,
   d: PushDelivery,
 ): Promise<SendOutcome> {
-  const now = Math.floor(services.clock.now() / 1000);
-  const ttl = services.config.PUSH_TTL_SECONDS;
-  // iOS goes straight to APNs where the app has a key and the runtime speaks HTTP/2, otherwise
-  // through FCM's apns block when the app has a service account.
   const provider = d.platform === "ios" && app.apns ? "apns" : app.fcm ? "fcm" : null;
   if (!provider) {
     return {
@@ -116,21 +124,30 @@ async function sendOne(
   }
   const stopped = app.stopped[provider];
   if (stopped) return { state: "failed", attempts: 0, detail: `${provider} stopped: ${stopped}` };
+  const outcome = await sendVia(services, app, provider, d);
+  const counter = services.metrics.pushMessages;
+  if (outcome.attempts > 0) counter.inc({ provider, outcome: OUTCOME_LABEL[outcome.state] });
+  if (outcome.attempts > 1) counter.inc({ provider, outcome: "retried" });
+  return outcome;
+}
+
+async function sendVia(
+  services: Services,
+  app: AppSenders,
+  provider: "fcm" | "apns",
+  d: PushDelivery,
+): Promise<SendOutcome> {
+  const now = Math.floor(services.clock.now() / 1000);
+  const ttl = services.config.PUSH_TTL_SECONDS;
   try {
     return provider === "apns"
-      ? await app.apns!.send(
-        d.token,
-        buildApnsRequest(d, {
-          bundleId: "",
-          expiresAt: now + ttl,
-        }),
-      )
+      ? await app.apns!.send(d.token, buildApnsRequest(d, { bundleId: "", expiresAt: now + ttl }))
       : await app.fcm!.send(buildFcmBody(d, { sendAt: now, ttlSeconds: ttl }));
   } catch (err) {
     if (err instanceof CredentialError) {
       if (!app.stopped[err.provider]) {
         app.stopped[err.provider] = err.message;
-        await stopProvider(services, appid, err.provider, err.message);
+        await stopProvider(services, d.appid, err.provider, err.message);
       }
       return { state: "failed", attempts: 1, detail: err.message };
     }
@@ -138,106 +155,92 @@ async function sendOne(
   }
 }
 
-/**
- * Records a batch of messages of one slice and starts their sends; only devices this call recorded
- * are sent (a row from an earlier run means the device was already handled).
- */
-export async function deliverToProviders(
-  services: Services,
-  sliceId: string,
-  batch: PushDelivery[],
-  apps: Map<string, AppSenders>,
-): Promise<{ done: Promise<Settled[]> }> {
-  if (batch.length === 0) return { done: Promise.resolve([]) };
-  const recorded = await services.db.query<{ device_id: string }>(
-    // A plain insert: the slice's counts move at settle time, so concurrent records of queued
-    // chunks never wait on the slice row's lock.
-    `insert into push_deliveries (slice_id, device_id, campaign_id)
-     select $1, t.x::bigint, $3 from jsonb_array_elements_text($2::jsonb) as t(x)
-     on conflict do nothing returning device_id`,
-    [sliceId, batch.map((d) => d.deviceId), batch[0].campaignId],
-  );
-  const mine = new Set(recorded.map((r) => Number(r.device_id)));
-  const todo = batch.filter((d) => mine.has(d.deviceId));
-  // Answers once recorded (a promise would be flattened); `done` settles when every send is done.
-  const done = Promise.all(todo.map(async (d) => {
-    const app = apps.get(d.appid)!;
-    const outcome = await app.limit.run(() => sendOne(services, app, d.appid, d));
-    return {
-      device_id: d.deviceId,
-      state: outcome.state,
-      attempts: outcome.attempts,
-      detail: outcome.detail ?? null,
-    };
-  }));
-  return { done };
+/** Counts of settled messages, added to the slice's. */
+export interface ProgressCounts {
+  targeted: number;
+  sent: number;
+  failed: number;
+  invalid: number;
+  retried: number;
+  resent: number;
+}
+
+/** A message that was not sent: it gets a row in push_deliveries. */
+export interface UnsentMessage {
+  device_id: number;
+  state: "failed" | "invalid";
+  attempts: number;
+  detail: string;
+}
+
+/** What one progress write records. */
+export interface Progress {
+  /** Every device up to it is settled, except the holes. */
+  cursor: number;
+  holes: number[];
+  /** No message above it has been handed over. */
+  window: number;
+  counts: ProgressCounts;
+  unsent: UnsentMessage[];
+  /** The lease as this dispatcher holds it, and how far to extend it. */
+  heldUntil: Date;
+  leaseUntil: Date;
 }
 
 /**
- * Writes the outcomes of a batch in one statement: delivery rows, slice counts, deactivated
- * devices, and the lease extended to `leaseUntil` while it is still `heldUntil`. Answers whether
- * the slice is still ours and its campaign still sending.
+ * Writes a slice's progress in one statement, only while the lease is still `heldUntil` (a
+ * dispatcher that lost its slice writes no counts): cursor, holes, window, counts, the lease
+ * extended; plus a row per unsent message and dead tokens deactivated. Answers whether the slice
+ * is still ours and its campaign still sending.
  */
-export async function settleBatch(
+export async function writeProgress(
   services: Services,
   slice: { id: string; campaign_id: string },
-  settled: Settled[],
-  lease: { heldUntil: Date; leaseUntil: Date },
+  p: Progress,
 ): Promise<{ keep: boolean }> {
-  const lastError = settled.findLast((s) => s.state !== "sent")?.detail ?? null;
-  const [row] = await services.db.query<{ lease_until: Date | null; status: number }>(
-    `with o as (
-       select * from jsonb_to_recordset($2::jsonb)
-         as x(device_id bigint, state text, attempts int, detail text)),
-     d as (update push_deliveries p set state = o.state, attempts = o.attempts,
-             detail = o.detail, settled_at = now()
-           from o where p.slice_id = $1 and p.device_id = o.device_id and p.state = 'sending'
-           returning p.device_id, p.state, p.attempts, p.detail),
+  const c = p.counts;
+  const lastError = p.unsent.at(-1)?.detail ?? null;
+  const [row] = await services.db.query<{ held: number; status: number }>(
+    `with s as (
+       update push_slices set
+         targeted = targeted + $4, sent = sent + $5, failed = failed + $6, invalid = invalid + $7,
+         retried = retried + $8, resent = resent + $9,
+         cursor_id = $10, holes = $11::jsonb, window_id = greatest(window_id, $12::bigint),
+         started_at = coalesce(started_at, now()), last_error = coalesce($13, last_error),
+         lease_until = $15
+       where id = $1 and state = 'leased' and lease_until = $14
+       returning id),
+     u as (select * from jsonb_to_recordset($2::jsonb)
+             as x(device_id bigint, state text, attempts int, detail text)
+           where exists (select 1 from s)),
+     rows as (insert into push_deliveries
+                (slice_id, device_id, campaign_id, state, attempts, detail, settled_at)
+              select $1, u.device_id, $3, u.state, u.attempts, u.detail, now() from u
+              on conflict (slice_id, device_id) do update set state = excluded.state,
+                attempts = excluded.attempts, detail = excluded.detail,
+                settled_at = excluded.settled_at),
      inv as (update push_devices v set active = false, deactivated_at = now(),
-               deactivated_reason = d.detail
-             from d where v.id = d.device_id and d.state = 'invalid'),
-     s as (update push_slices set
-             targeted = targeted + (select count(*) from d),
-             started_at = coalesce(started_at, now()),
-             sent = sent + (select count(*) from d where d.state = 'sent'),
-             failed = failed + (select count(*) from d where d.state = 'failed'),
-             invalid = invalid + (select count(*) from d where d.state = 'invalid'),
-             retried = retried + (select count(*) from d where d.attempts > 1),
-             last_error = coalesce($3, last_error),
-             lease_until = case when state = 'leased' and lease_until = $4 then $5
-                           else lease_until end
-           where id = $1
-           returning state, lease_until)
-     select (select lease_until from s where state = 'leased') as lease_until,
-            (select status from push_campaigns where id = $6) as status`,
+               deactivated_reason = u.detail
+             from u where v.id = u.device_id and u.state = 'invalid')
+     select (select count(*) from s)::int as held,
+            (select status from push_campaigns where id = $3) as status`,
     [
       slice.id,
-      settled,
-      lastError,
-      lease.heldUntil,
-      lease.leaseUntil,
+      p.unsent,
       slice.campaign_id,
+      c.targeted,
+      c.sent,
+      c.failed,
+      c.invalid,
+      c.retried,
+      c.resent,
+      p.cursor,
+      p.holes,
+      p.window,
+      lastError,
+      p.heldUntil,
+      p.leaseUntil,
     ],
   );
-  const held = row?.lease_until?.getTime() === lease.leaseUntil.getTime();
-  return { keep: held && row.status === 2 };
-}
-
-/**
- * Settles what a crashed run left 'sending' in a slice it no longer holds: the request may or may
- * not have reached the provider, and sending again could duplicate, so they count as failed
- * ('unconfirmed') and are not sent again.
- */
-export async function settleInterrupted(services: Services, sliceId: string): Promise<number> {
-  const [row] = await services.db.query<{ n: string }>(
-    `with u as (
-       update push_deliveries set state = 'unconfirmed', settled_at = now(),
-         detail = 'interrupted before the provider answered; not sent again to avoid a duplicate'
-       where slice_id = $1 and state = 'sending' returning 1),
-     s as (update push_slices set targeted = targeted + (select count(*) from u),
-             failed = failed + (select count(*) from u) where id = $1)
-     select count(*) as n from u`,
-    [sliceId],
-  );
-  return Number(row.n);
+  return { keep: row.held === 1 && row.status === 2 };
 }

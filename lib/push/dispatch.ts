@@ -1,14 +1,16 @@
 /**
  * The push dispatcher, run from the scheduled trigger: claims due slices with a lease in one
- * statement (so two dispatchers never take the same slice), resolves each slice's audience,
- * picks each device's language, hands the messages to the sink, and moves campaign statuses
- * registered -> sending -> completed.
+ * statement (so two dispatchers never take the same slice), resolves each slice's audience from
+ * its cursor on, picks each device's language, hands the messages to the providers or the sink
+ * (pipeline.ts), and moves campaign statuses registered -> sending -> completed. A slice taken over
+ * after its lease ran out first sends again what its last dispatcher may have left in flight.
  */
 import type { Services } from "../services.ts";
 import { configuredSink, type PushDelivery, type PushSink } from "./sinks.ts";
 import type { PushMessageInput } from "./campaign_schema.ts";
-import { providerApps, settleInterrupted } from "./delivery.ts";
-import { DeliveryPipeline, SliceStopped } from "./pipeline.ts";
+import { providerApps } from "./delivery.ts";
+import { type Outgoing, SliceRun, SliceStopped } from "./pipeline.ts";
+import { deliveryCollapseId } from "./message.ts";
 
 /** How long a claimed slice stays ours before another dispatcher may take it over (default). */
 export const SLICE_LEASE_MS = 5 * 60_000;
@@ -23,6 +25,10 @@ type ClaimedSlice = {
   zones: string[] | null;
   lease_until: Date;
   attempts: number;
+  cursor_id: string;
+  holes: number[];
+  window_id: string;
+  resend_through: string;
 };
 
 type CampaignRow = {
@@ -58,8 +64,10 @@ export interface DispatchResult {
 
 /** Claims up to `limit` due slices (pending and due, or leased with an expired lease). */
 async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
+  // A slice claimed again (its dispatcher died or stalled past the lease) sends its window again.
   return await services.db.query<ClaimedSlice>(
-    `update push_slices s set state = 'leased', lease_until = $2, attempts = s.attempts + 1
+    `update push_slices s set state = 'leased', lease_until = $2, attempts = s.attempts + 1,
+       resend_through = greatest(s.resend_through, s.window_id)
      where s.id in (
        select id from push_slices
        where ((state = 'pending' and send_at <= $1) or (state = 'leased' and lease_until <= $1))
@@ -68,7 +76,7 @@ async function claimDueSlices(services: Services, nowMs: number, limit = 20) {
        limit $3
        for update skip locked)
      returning s.id, s.campaign_id, s.slice_index, s.slice_count, s.zones, s.lease_until,
-       s.attempts`,
+       s.attempts, s.cursor_id, s.holes, s.window_id, s.resend_through`,
     [new Date(nowMs), new Date(nowMs + services.config.PUSH_LEASE_MS), limit],
   );
 }
@@ -115,13 +123,13 @@ async function sendClaimed(
   );
   for (const slice of claimed) {
     try {
-      const sent = await sendSlice(services, sink, slice, campaigns.get(slice.campaign_id)!);
-      await finishSlice(services, slice, sent);
+      const run = await sendSlice(services, sink, slice, campaigns.get(slice.campaign_id)!);
+      await finishSlice(services, slice, run);
       result.slices++;
-      result.messages += sent;
+      result.messages += run.sent;
     } catch (err) {
-      // The lease expires and a later run retries the slice; receivers deduplicate on message id,
-      // provider sends on the delivery rows.
+      // The lease expires and a later run goes on from the slice's cursor; sink receivers
+      // deduplicate on message id, devices on the collapse id.
       if (err instanceof SliceStopped) {
         services.log.info(err.message);
         continue;
@@ -132,80 +140,98 @@ async function sendClaimed(
   }
 }
 
+/** Reads a page of the slice's audience above `after` (device ids), or the given `ids` only. */
+async function audiencePage(
+  services: Services,
+  slice: ClaimedSlice,
+  campaign: CampaignRow,
+  from: { after: string } | { ids: number[] },
+): Promise<DeviceRow[]> {
+  // The audience is passed as values (not joined from the campaign row) so the planner walks the
+  // (game_index, id) index in order and stops at the page size: a page costs the same at the
+  // first and at the millionth device.
+  const ids = "ids" in from ? from.ids : null;
+  return await services.db.query<DeviceRow>(
+    `select d.id, d.appid, d.token, d.platform, d.language
+     from push_devices d
+     where d.game_index = $1
+       and d.active
+       and d.id > $2
+       and ($10::jsonb is null or d.id = any(array(select jsonb_array_elements_text($10::jsonb)::bigint)))
+       and d.appid = any(array(select jsonb_array_elements_text($3::jsonb)))
+       and d.country = any(array(select jsonb_array_elements_text($4::jsonb)))
+       and ($5::jsonb is null or d.zone = any(array(select jsonb_array_elements_text($5::jsonb))))
+       and d.id % $6 = $7
+       and ($8::text = 'B' or exists (
+         select 1 from push_targets t
+         where t.targeting_id = $9 and t.appid = d.appid and (
+           (t.kind = 'playerId' and t.value = d.player_id) or (t.kind = 'vid' and t.value = d.vid)
+           or (t.kind = 'uid' and t.value = d.uid) or (t.kind = 'did' and t.value = d.did))))
+     order by d.id
+     limit $11`,
+    [
+      campaign.game_index,
+      "after" in from ? from.after : "0",
+      campaign.appids,
+      campaign.countries,
+      slice.zones,
+      slice.slice_count,
+      slice.slice_index,
+      campaign.type,
+      campaign.targeting_id,
+      ids,
+      PAGE,
+    ],
+  );
+}
+
 async function sendSlice(
   services: Services,
   sink: PushSink,
   slice: ClaimedSlice,
   campaign: CampaignRow,
-): Promise<number> {
+): Promise<SliceRun> {
   // Apps with provider credentials go to FCM / APNs; the others to the configured sink.
   const apps = await providerApps(services, campaign.appids);
-  // A slice taken over after its lease ran out: settle what the previous run left in flight.
-  if (slice.attempts > 1) await settleInterrupted(services, slice.id);
-  // Provider sends go in chunks of PUSH_CONCURRENCY, each recorded before and settled after.
-  const pipeline = new DeliveryPipeline(services, slice, apps);
-  const chunk = services.config.PUSH_CONCURRENCY;
-  let after = "0";
-  let sent = 0;
-  for (;;) {
-    // The audience is passed as values (not joined from the campaign row) so the planner walks
-    // the (game_index, id) index in order and stops at the page size: a page costs the same at the
-    // first and at the millionth device.
-    const devices = await services.db.query<DeviceRow>(
-      `select d.id, d.appid, d.token, d.platform, d.language
-       from push_devices d
-       where d.game_index = $1
-         and d.active
-         and d.id > $2
-         and d.appid = any(array(select jsonb_array_elements_text($3::jsonb)))
-         and d.country = any(array(select jsonb_array_elements_text($4::jsonb)))
-         and ($5::jsonb is null or d.zone = any(array(select jsonb_array_elements_text($5::jsonb))))
-         and d.id % $6 = $7
-         and ($8::text = 'B' or exists (
-           select 1 from push_targets t
-           where t.targeting_id = $9 and t.appid = d.appid and (
-             (t.kind = 'playerId' and t.value = d.player_id) or (t.kind = 'vid' and t.value = d.vid)
-             or (t.kind = 'uid' and t.value = d.uid) or (t.kind = 'did' and t.value = d.did))))
-         and not exists (
-           select 1 from push_deliveries x where x.slice_id = $10 and x.device_id = d.id)
-       order by d.id
-       limit $11`,
-      [
-        campaign.game_index,
-        after,
-        campaign.appids,
-        campaign.countries,
-        slice.zones,
-        slice.slice_count,
-        slice.slice_index,
-        campaign.type,
-        campaign.targeting_id,
-        slice.id,
-        PAGE,
-      ],
-    );
-    if (devices.length === 0) break;
-    const batch = devices.map((d) => buildDelivery(slice, campaign, d))
-      .filter((d): d is PushDelivery => d !== null);
-    const viaProviders = batch.filter((d) => apps.has(d.appid));
-    const viaSink = batch.filter((d) => !apps.has(d.appid));
-    if (viaSink.length > 0) {
-      await sink.deliver(viaSink);
-      await services.db.query(
-        `update push_slices set targeted = targeted + $2, sent = sent + $2,
-           started_at = coalesce(started_at, now()) where id = $1`,
-        [slice.id, viaSink.length],
-      );
-      sent += viaSink.length;
-    }
-    for (let i = 0; i < viaProviders.length; i += chunk) {
-      await pipeline.push(viaProviders.slice(i, i + chunk));
-    }
-    after = devices[devices.length - 1].id;
-    if (devices.length < PAGE) break;
+  const run = new SliceRun(services, slice, {
+    apps,
+    sink,
+    step: 2 * services.config.PUSH_CONCURRENCY,
+  });
+  const resendThrough = Number(slice.resend_through);
+  const outgoing = (devices: DeviceRow[], hole: boolean): Outgoing[] =>
+    devices.flatMap((d) => {
+      const delivery = buildDelivery(slice, campaign, d);
+      return delivery ? [{ delivery, resent: hole || delivery.deviceId <= resendThrough }] : [];
+    });
+  // What a dispatcher that lost the slice left in flight below its cursor goes first.
+  const holes = (slice.holes ?? []).slice(0, PAGE);
+  if (holes.length > 0) {
+    await run.send(outgoing(await audiencePage(services, slice, campaign, { ids: holes }), true));
   }
-  await pipeline.drain();
-  return sent + pipeline.sent;
+  // Pages of the audience above the cursor; the next page is read while this one is sent, and
+  // once it is read the window may reach into it.
+  type Page = { size: number; lastId: string; out: Outgoing[] };
+  const read = async (after: string): Promise<Page> => {
+    const devices = await audiencePage(services, slice, campaign, { after });
+    return {
+      size: devices.length,
+      lastId: devices.at(-1)?.id ?? after,
+      out: outgoing(devices, false),
+    };
+  };
+  let next: Promise<Page> | null = read(slice.cursor_id);
+  while (next) {
+    const page: Page = await next;
+    if (page.size === 0) break;
+    let ahead: Outgoing[] = [];
+    next = page.size === PAGE ? read(page.lastId) : null;
+    // Keeps a failed read of the next page from going unhandled while this one is sent.
+    next?.then((p) => ahead = p.out, () => {});
+    await run.send(page.out, () => ahead);
+  }
+  await run.finish();
+  return run;
 }
 
 /** The device's language when the campaign has a message for its platform in it, else the default. */
@@ -235,6 +261,7 @@ function buildDelivery(
   if (!language) return null;
   return {
     id: `${slice.id}:${device.id}`,
+    collapseId: deliveryCollapseId(row.uuid, Number(device.id)),
     campaignId: Number(row.id),
     campaignUuid: row.uuid,
     sliceId: Number(slice.id),
@@ -249,13 +276,14 @@ function buildDelivery(
   };
 }
 
-async function finishSlice(services: Services, slice: ClaimedSlice, delivered: number) {
+async function finishSlice(services: Services, slice: ClaimedSlice, run: SliceRun) {
   // Marked sent only while the lease is still ours; the campaign completes with its last slice.
   await services.db.transaction([
     {
-      text: `update push_slices set state = 'sent', sent_at = now(), delivered = $2
+      text: `update push_slices set state = 'sent', sent_at = now(), holes = '[]',
+               delivered = delivered + $2
              where id = $1 and state = 'leased' and lease_until = $3`,
-      params: [slice.id, delivered, slice.lease_until],
+      params: [slice.id, run.sent, run.leaseUntil],
     },
     {
       text: `update push_campaigns set status = 3, updated_at = now()

@@ -6,16 +6,16 @@
  */
 import { importPKCS8, SignJWT } from "jose";
 import type { FcmSecret } from "./credentials.ts";
-import { CredentialError } from "./credentials.ts";
 import {
   type AnswerVerdict,
-  PauseGate,
-  type PushHttp,
+  AuthTokenCache,
+  CredentialError,
+  type ProviderCall,
+  ProviderChannel,
   retryAfterMs,
   retryDelayMs,
   type RetryPolicy,
   type SendOutcome,
-  sendWithRetries,
   sleep,
 } from "./provider_http.ts";
 
@@ -59,33 +59,29 @@ function fcmError(text: string): { code: string; message: string; tokenField: bo
 
 /** Sends FCM v1 messages for one app's service account. */
 export class FcmSender {
-  private token: { value: string; expiresAt: number } | null = null;
-  private pending: Promise<string> | null = null;
-  private readonly gate = new PauseGate();
-  /** OAuth token requests made (for the tests and the logs). */
-  tokenRequests = 0;
+  /** The provider's retry policy, pause gate and OAuth access token. */
+  readonly channel: ProviderChannel;
 
   constructor(
     private readonly secret: FcmSecret,
-    private readonly env: { http: PushHttp; endpoint: string; policy: RetryPolicy },
-  ) {}
-
-  /** A valid access token; concurrent callers share one token request. */
-  accessToken(): Promise<string> {
-    if (this.token && Date.now() < this.token.expiresAt - TOKEN_MARGIN_MS) {
-      return Promise.resolve(this.token.value);
-    }
-    this.pending ??= this.fetchToken().finally(() => this.pending = null);
-    return this.pending;
+    private readonly env: {
+      /** FCM sends. */
+      call: ProviderCall;
+      /** The OAuth token endpoint. */
+      tokenCall: ProviderCall;
+      endpoint: string;
+      policy: RetryPolicy;
+    },
+  ) {
+    this.channel = new ProviderChannel(
+      "fcm",
+      env.policy,
+      new AuthTokenCache(() => this.fetchToken()),
+    );
   }
 
-  /** Drops the cached token if it is still `value` (after a 401). */
-  private invalidate(value: string) {
-    if (this.token?.value === value) this.token = null;
-  }
-
-  private async fetchToken(): Promise<string> {
-    this.tokenRequests++;
+  /** A new access token from the token endpoint, due for renewal five minutes before it expires. */
+  private async fetchToken(): Promise<{ value: string; renewAt: number }> {
     const nowS = Math.floor(Date.now() / 1000);
     const key = await importPKCS8(this.secret.privateKey, "RS256");
     const assertion = await new SignJWT({ scope: FCM_SCOPE })
@@ -105,7 +101,7 @@ export class FcmSender {
     }).toString();
     let lastStatus = 0;
     for (let attempt = 1; attempt <= this.env.policy.maxAttempts; attempt++) {
-      const res = await this.env.http.fetch(this.secret.tokenUri, {
+      const res = await this.env.tokenCall(this.secret.tokenUri, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body,
@@ -116,8 +112,7 @@ export class FcmSender {
         const json = JSON.parse(res.text) as { access_token?: string; expires_in?: number };
         if (!json.access_token) throw new Error("token endpoint answered without access_token");
         const expiresIn = (json.expires_in ?? 3600) * 1000;
-        this.token = { value: json.access_token, expiresAt: Date.now() + expiresIn };
-        return json.access_token;
+        return { value: json.access_token, renewAt: Date.now() + expiresIn - TOKEN_MARGIN_MS };
       }
       if (res.status >= 400 && res.status < 500 && res.status !== 429) {
         let reason = `token endpoint answered ${res.status}`;
@@ -142,14 +137,9 @@ export class FcmSender {
       encodeURIComponent(this.secret.projectId)
     }/messages:send`;
     const text = JSON.stringify(body);
-    return await sendWithRetries({
-      provider: "fcm",
-      policy: this.env.policy,
-      gate: this.gate,
-      authToken: () => this.accessToken(),
-      dropAuthToken: (token) => this.invalidate(token),
+    return await this.channel.send({
       request: (token) =>
-        this.env.http.fetch(url, {
+        this.env.call(url, {
           method: "POST",
           headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
           body: text,

@@ -53,10 +53,38 @@ function trackingData(d: PushDelivery): Record<string, string> {
   return data;
 }
 
-/** The collapse key when the campaign asks to overwrite earlier pushes (APNs allows 64 bytes). */
-function collapseKeyOf(option: Option): string | undefined {
-  if (!option.overwrite) return undefined;
-  return nonEmpty(option.collapseKey)?.slice(0, 64);
+/** APNs refuses an `apns-collapse-id` longer than this (bytes). */
+export const APNS_MAX_COLLAPSE_ID = 64;
+
+/**
+ * The collapse id of one campaign's message to one device (`<campaign uuid>.<device id>`, at most
+ * 56 characters). Every message carries it, so a message sent again after a crash (its first copy
+ * may have reached the provider) replaces the first copy on the device instead of showing twice.
+ */
+export function deliveryCollapseId(campaignUuid: string, deviceId: number): string {
+  return `${campaignUuid}.${deviceId}`;
+}
+
+/**
+ * The collapse identifier a message carries: the campaign's `collapseKey` when it asks to
+ * overwrite earlier pushes (cut to 64 bytes), else the message's own collapse id.
+ */
+export function collapseIdOf(d: PushDelivery): string {
+  const option = (d.option ?? {}) as Option;
+  const key = option.overwrite ? nonEmpty(option.collapseKey) : undefined;
+  return key ? cutToBytes(key, APNS_MAX_COLLAPSE_ID) : d.collapseId;
+}
+
+/** The longest prefix of `text` that fits `max` UTF-8 bytes, never splitting a character. */
+function cutToBytes(text: string, max: number): string {
+  const encoder = new TextEncoder();
+  if (encoder.encode(text).byteLength <= max) return text;
+  let out = "";
+  for (const ch of text) {
+    if (encoder.encode(out + ch).byteLength > max) break;
+    out += ch;
+  }
+  return out;
 }
 
 /** APNs priority: 10 (immediately) for a notice, 5 (power-considerate) for other campaigns. */
@@ -91,9 +119,8 @@ export function buildApnsRequest(
     "apns-push-type": "alert",
     "apns-priority": apnsPriority(d),
     "apns-expiration": String(ctx.expiresAt),
+    "apns-collapse-id": collapseIdOf(d),
   };
-  const collapse = collapseKeyOf((d.option ?? {}) as Option);
-  if (collapse) headers["apns-collapse-id"] = collapse;
   return { headers, payload: apnsPayload(d) };
 }
 
@@ -110,9 +137,10 @@ function androidMessage(d: PushDelivery, ttlSeconds: number): Record<string, unk
   const ticker = nonEmpty(text.ticker);
   if (ticker) notification.ticker = ticker;
   if (option.badge !== undefined) notification.notification_count = option.badge;
-  const collapse = collapseKeyOf(option);
-  // The tag makes the new notification replace the shown one with the same tag.
-  if (collapse) notification.tag = collapse;
+  const collapse = collapseIdOf(d);
+  // The tag makes a second copy replace the shown notification with the same tag; collapse_key
+  // keeps only the newest of them while the device is offline.
+  notification.tag = collapse;
   const data = trackingData(d);
   // Android's expanded (big text) style and summary line have no v1 notification field: the app
   // reads them from data when it builds the notification.
@@ -122,9 +150,9 @@ function androidMessage(d: PushDelivery, ttlSeconds: number): Record<string, unk
   const android: Record<string, unknown> = {
     priority: d.notice ? "HIGH" : "NORMAL",
     ttl: `${ttlSeconds}s`,
+    collapse_key: collapse,
     notification,
   };
-  if (collapse) android.collapse_key = collapse;
   return {
     token: d.token,
     notification: { title: text.title, body: text.message, ...(image ? { image } : {}) },

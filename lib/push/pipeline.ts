@@ -1,13 +1,29 @@
 /**
- * The provider send pipeline of one slice: chunks of messages are recorded, sent and settled in
- * order, with up to `depth` chunks recorded and queued while earlier ones are still out (so the
- * per-app concurrency never idles at a chunk boundary or on a slow database round trip) and one
- * settle in flight at a time. What a crash can leave unconfirmed is bounded by `depth` chunks plus
- * the one settling.
+ * The sending of one slice: messages are handed over in device-id order, provider messages one by
+ * one within each app's concurrency, sink messages in batches, and the slice's progress is
+ * written every `step` settled messages (and whenever the window must move) in one statement:
+ *
+ * - cursor: the highest settled device id; every device below it is settled or a hole;
+ * - holes: the devices below the cursor whose messages are still in flight;
+ * - window: no message above it has been handed over. A message is handed over only once the
+ *   window covering it is written, and the window is reserved `step` messages ahead, so the
+ *   senders rarely wait for it.
+ *
+ * Nothing is written per message except the ones not sent. After a crash the next dispatcher sends
+ * the holes and the devices in (cursor, window] again (their first copy may have reached the
+ * provider: `resent`), and everything above the window for the first time. Every message carries
+ * its collapse id, so a device that got both copies shows one notification.
  */
 import type { Services } from "../services.ts";
-import type { PushDelivery } from "./sinks.ts";
-import { deliverToProviders, type providerApps, settleBatch, type Settled } from "./delivery.ts";
+import type { PushDelivery, PushSink } from "./sinks.ts";
+import {
+  type AppSenders,
+  type ProgressCounts,
+  sendToProvider,
+  type UnsentMessage,
+  writeProgress,
+} from "./delivery.ts";
+import type { SendOutcome } from "./provider_http.ts";
 
 /** A slice stopped because its lease was taken over or its campaign cancelled. */
 export class SliceStopped extends Error {
@@ -17,59 +33,234 @@ export class SliceStopped extends Error {
   }
 }
 
-/** The claimed slice the pipeline sends for (its lease moves forward with each settle). */
-export interface PipelineSlice {
+/** The claimed slice the run sends for, with the progress its last dispatcher wrote. */
+export interface RunSlice {
   id: string;
   campaign_id: string;
   lease_until: Date;
+  /** Progress as claimed (strings: bigint columns). */
+  cursor_id: string;
+  window_id: string;
+  resend_through: string;
 }
 
-/** Sends one slice's provider messages chunk by chunk. */
-export class DeliveryPipeline {
-  private readonly inflight: Promise<Settled[]>[] = [];
-  private settling: Promise<void> = Promise.resolve();
-  /** Messages the providers accepted so far. */
+/** One message to hand over, and whether it is sent again after a takeover. */
+export interface Outgoing {
+  delivery: PushDelivery;
+  resent: boolean;
+}
+
+function zeroCounts(): ProgressCounts {
+  return { targeted: 0, sent: 0, failed: 0, invalid: 0, retried: 0, resent: 0 };
+}
+
+/** Sends one slice's messages and writes its progress. */
+export class SliceRun {
+  /** Messages the providers and the sink accepted in this run. */
   sent = 0;
+  private highestDone: number;
+  private readonly inflight = new Set<number>();
+  private durableWindow: number;
+  private wantWindow: number;
+  private counts = zeroCounts();
+  private unsent: UnsentMessage[] = [];
+  private settledSinceWrite = 0;
+  private lease: Date;
+  private writing: Promise<void> | null = null;
+  private writeAgain = false;
+  private failure: unknown = null;
+  private idle: (() => void) | null = null;
 
   constructor(
     private readonly services: Services,
-    private readonly slice: PipelineSlice,
-    private readonly apps: Awaited<ReturnType<typeof providerApps>>,
-    private readonly depth = 4,
-  ) {}
+    private readonly slice: RunSlice,
+    private readonly route: {
+      apps: Map<string, AppSenders>;
+      sink: PushSink;
+      /** Messages reserved ahead and settled between progress writes. */
+      step: number;
+    },
+  ) {
+    this.highestDone = Number(slice.cursor_id);
+    this.durableWindow = Math.max(Number(slice.window_id), this.highestDone);
+    this.wantWindow = this.durableWindow;
+    this.lease = slice.lease_until;
+  }
+
+  /** The lease as last extended (finishing the slice checks it). */
+  get leaseUntil(): Date {
+    return this.lease;
+  }
 
   /**
-   * Records a chunk and starts its sends once recorded; waits while `depth` chunks are out. The
-   * records of queued chunks run concurrently, so database latency stays off the senders' path.
+   * Hands over a batch of messages in device-id order (ids above every earlier batch's, or holes
+   * below the cursor); `ahead` gives the next batch once it is read, so the window can be reserved
+   * across the boundary. Resolves when the last one is handed over, not answered.
    */
-  async push(chunk: PushDelivery[]): Promise<void> {
-    const out = deliverToProviders(this.services, this.slice.id, chunk, this.apps)
-      .then((r) => r.done);
-    // Awaited in order by settleOldest; this keeps an early rejection from going unhandled.
-    out.catch(() => {});
-    this.inflight.push(out);
-    while (this.inflight.length >= this.depth) await this.settleOldest();
+  async send(batch: Outgoing[], ahead: () => readonly Outgoing[] = () => []): Promise<void> {
+    let i = 0;
+    while (i < batch.length) {
+      this.check();
+      const d = batch[i].delivery;
+      const app = this.route.apps.get(d.appid);
+      if (!app) {
+        // Consecutive messages of apps without credentials go to the sink as one batch.
+        let j = i + 1;
+        while (j < batch.length && !this.route.apps.has(batch[j].delivery.appid)) j++;
+        await this.toSink(batch.slice(i, j));
+        i = j;
+        continue;
+      }
+      await app.limit.acquire();
+      try {
+        await this.reserve(batch, i, ahead);
+      } catch (err) {
+        app.limit.release();
+        throw err;
+      }
+      this.inflight.add(d.deviceId);
+      const resent = batch[i].resent;
+      sendToProvider(this.services, app, d).then(
+        (outcome) => this.settle(d.deviceId, outcome, resent),
+        (err) =>
+          this.settle(d.deviceId, {
+            state: "failed",
+            attempts: 1,
+            detail: `error: ${(err as Error).message}`,
+          }, resent),
+      ).finally(() => app.limit.release());
+      i++;
+    }
   }
 
-  /** Settles everything still out; throws SliceStopped when the slice was lost meanwhile. */
-  async drain(): Promise<void> {
-    while (this.inflight.length > 0) await this.settleOldest();
-    await this.settling;
+  /** Waits for every message in flight, then writes the final progress. */
+  async finish(): Promise<void> {
+    while (this.inflight.size > 0) {
+      await new Promise<void>((resolve) => this.idle = resolve);
+    }
+    this.check();
+    await this.write();
   }
 
-  private async settleOldest() {
-    const settled = await this.inflight.shift()!;
-    await this.settling;
+  private check() {
+    if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Makes sure the window covers `batch[i]` before it is handed over; asks for the next
+   * reservation (`step` messages ahead) once half of the current one is used.
+   */
+  private async reserve(batch: readonly Outgoing[], i: number, ahead: () => readonly Outgoing[]) {
+    const step = this.route.step;
+    const idAt = (k: number) => {
+      if (k < batch.length) return batch[k].delivery.deviceId;
+      const next = ahead();
+      return next.length > 0
+        ? next[Math.min(k - batch.length, next.length - 1)].delivery.deviceId
+        : batch[batch.length - 1].delivery.deviceId;
+    };
+    if (idAt(i + (step >> 1)) > this.wantWindow) {
+      this.wantWindow = Math.max(this.wantWindow, idAt(i + step - 1));
+      this.write().catch(() => {});
+    }
+    const id = batch[i].delivery.deviceId;
+    while (this.durableWindow < id) {
+      await this.write();
+      this.check();
+    }
+  }
+
+  private async toSink(batch: Outgoing[]) {
+    const last = batch[batch.length - 1].delivery.deviceId;
+    if (last > this.durableWindow) {
+      this.wantWindow = Math.max(this.wantWindow, last);
+      while (this.durableWindow < last) await this.write();
+    }
+    for (const o of batch) this.inflight.add(o.delivery.deviceId);
+    try {
+      await this.route.sink.deliver(batch.map((o) => o.delivery));
+    } catch (err) {
+      // The slice fails; its lease runs out and a later run sends these again.
+      this.failure ??= err;
+      throw err;
+    }
+    for (const o of batch) {
+      this.settle(o.delivery.deviceId, { state: "sent", attempts: 1 }, o.resent);
+    }
+  }
+
+  private settle(deviceId: number, outcome: SendOutcome, resent: boolean) {
+    this.inflight.delete(deviceId);
+    if (deviceId > this.highestDone) this.highestDone = deviceId;
+    const c = this.counts;
+    c.targeted++;
+    if (resent) c.resent++;
+    if (outcome.attempts > 1) c.retried++;
+    if (outcome.state === "sent") {
+      c.sent++;
+      this.sent++;
+    } else {
+      if (outcome.state === "invalid") c.invalid++;
+      else c.failed++;
+      this.unsent.push({
+        device_id: deviceId,
+        state: outcome.state,
+        attempts: outcome.attempts,
+        detail: outcome.detail,
+      });
+    }
+    if (++this.settledSinceWrite >= this.route.step) this.write().catch(() => {});
+    if (this.inflight.size === 0 && this.idle) {
+      this.idle();
+      this.idle = null;
+    }
+  }
+
+  /** Writes the progress now, or once more after the write in progress; one write at a time. */
+  private write(): Promise<void> {
+    if (this.writing) {
+      this.writeAgain = true;
+      return this.writing;
+    }
+    this.writing = (async () => {
+      try {
+        do {
+          this.writeAgain = false;
+          await this.writeOnce();
+        } while (this.writeAgain);
+      } catch (err) {
+        this.failure ??= err;
+        throw err;
+      } finally {
+        this.writing = null;
+      }
+    })();
+    return this.writing;
+  }
+
+  private async writeOnce() {
+    this.check();
+    // Taken synchronously, so the write describes one consistent moment.
+    const cursor = this.highestDone;
+    const holes = [...this.inflight].filter((id) => id < cursor);
+    const window = Math.max(this.wantWindow, this.durableWindow, cursor);
+    const counts = this.counts;
+    const unsent = this.unsent;
+    this.counts = zeroCounts();
+    this.unsent = [];
+    this.settledSinceWrite = 0;
     const leaseUntil = new Date(this.services.clock.now() + this.services.config.PUSH_LEASE_MS);
-    this.settling = settleBatch(this.services, this.slice, settled, {
-      heldUntil: this.slice.lease_until,
+    const { keep } = await writeProgress(this.services, this.slice, {
+      cursor,
+      holes,
+      window,
+      counts,
+      unsent,
+      heldUntil: this.lease,
       leaseUntil,
-    }).then(({ keep }) => {
-      if (!keep) throw new SliceStopped(this.slice.id);
-      this.slice.lease_until = leaseUntil;
     });
-    // Awaited by the next settle or by drain; this keeps an early rejection from going unhandled.
-    this.settling.catch(() => {});
-    this.sent += settled.filter((s) => s.state === "sent").length;
+    if (!keep) throw new SliceStopped(this.slice.id);
+    this.lease = leaseUntil;
+    this.durableWindow = window;
   }
 }

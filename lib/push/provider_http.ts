@@ -1,10 +1,19 @@
 /**
- * The HTTP port the push providers use, and what they share: the answer classification, the
- * retry policy (backoff honouring Retry-After), and a small semaphore for bounded concurrency.
- * `http2` is present only where the runtime can speak HTTP/2 to APNs (Deno, Deno Deploy); on
- * Workers it is absent and iOS devices go through FCM's `apns` block instead.
+ * The HTTP port the push providers use, and what FCM and APNs share: the answer classification,
+ * the retry policy (backoff honouring Retry-After), the cached auth token, the outbound
+ * observation of every call, and a small semaphore for bounded concurrency. `http2` is present
+ * only where the runtime can speak HTTP/2 to APNs (Deno, Deno Deploy); on Workers it is absent and
+ * iOS devices go through FCM's `apns` block instead.
  */
-import { CredentialError } from "./credentials.ts";
+import { DomainError } from "../errors.ts";
+import { observeCall, type OutboundObserver } from "../outbound/mod.ts";
+
+/** Raised by a sender when the provider refused the credentials themselves. */
+export class CredentialError extends DomainError {
+  constructor(readonly provider: "fcm" | "apns", message: string) {
+    super("upstream", "PUSH_CREDENTIALS_REFUSED", message);
+  }
+}
 
 /** A request the providers make. */
 export interface ProviderRequest {
@@ -45,6 +54,19 @@ export function providerCall(doFetch: typeof fetch, extra: RequestInit = {}): Pr
     });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
+}
+
+/**
+ * A call reported like every outbound call: a `msg: "outbound"` line and gp_outbound_calls_total
+ * with `purpose` (push-oauth, push-fcm, push-apns), the host (never the path, which holds the
+ * device token), the duration and the outcome.
+ */
+export function observedProviderCall(
+  call: ProviderCall,
+  observer: OutboundObserver,
+  purpose: string,
+): ProviderCall {
+  return (url, req) => observeCall(observer, { purpose, url }, () => call(url, req));
 }
 
 /** The default port: the global fetch, and no HTTP/2 (what Workers offer). */
@@ -123,60 +145,106 @@ export type AnswerVerdict =
   | "failed";
 
 /**
- * Sends one message with the provider's retry rules, shared by FCM and APNs: every attempt passes
- * the app's pause gate and uses the current auth token; network errors and 429/5xx answers are
- * retried with back-off (honouring Retry-After) up to `policy.maxAttempts`; a refused auth token
- * is renewed once without counting as an attempt. `read` turns an answer into a verdict and the
- * text recorded for it.
+ * An auth token (FCM access token, APNs provider token) reused until it is due for renewal;
+ * concurrent callers share one renewal, and a token the provider refused is dropped.
  */
-export async function sendWithRetries(opts: {
-  provider: "fcm" | "apns";
-  policy: RetryPolicy;
-  gate: PauseGate;
-  authToken(): Promise<string>;
-  dropAuthToken(token: string): void;
-  request(token: string): Promise<ProviderResponse>;
-  read(res: ProviderResponse): { verdict: AnswerVerdict; last: string };
-  /** The credential error's message when a renewed auth token is refused too. */
-  renewedRefused(last: string): string;
-}): Promise<SendOutcome> {
-  const policy = opts.policy;
-  let renewed = false;
-  let attempts = 0;
-  let last = "";
-  while (attempts < policy.maxAttempts) {
-    await opts.gate.pass();
-    const token = await opts.authToken();
-    attempts++;
-    let res;
-    try {
-      res = await opts.request(token);
-    } catch (err) {
-      last = `network: ${(err as Error).message}`;
-      if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
-      continue;
+export class AuthTokenCache {
+  private current: { value: string; renewAt: number } | null = null;
+  private pending: Promise<string> | null = null;
+  /** Tokens obtained (for the tests and the logs). */
+  obtained = 0;
+
+  constructor(private readonly obtain: () => Promise<{ value: string; renewAt: number }>) {}
+
+  /** The current token, obtained anew once it is due. */
+  get(): Promise<string> {
+    if (this.current && Date.now() < this.current.renewAt) {
+      return Promise.resolve(this.current.value);
     }
-    const answer = opts.read(res);
-    last = answer.last;
-    const verdict = answer.verdict;
-    if (verdict === "sent") return { state: "sent", attempts };
-    if (verdict === "invalid") return { state: "invalid", attempts, detail: last };
-    if (verdict === "failed") return { state: "failed", attempts, detail: last };
-    if (verdict === "renew") {
-      if (renewed) throw new CredentialError(opts.provider, opts.renewedRefused(last));
-      renewed = true;
-      opts.dropAuthToken(token);
-      attempts--;
-      continue;
-    }
-    if (verdict === "retry") {
-      const refused = await waitToRetry(res, { attempts, policy, gate: opts.gate, last });
-      if (refused) return refused;
-      continue;
-    }
-    throw new CredentialError(opts.provider, verdict.credentials);
+    this.pending ??= this.renew().finally(() => this.pending = null);
+    return this.pending;
   }
-  return { state: "failed", attempts, detail: `gave up after ${attempts} attempts: ${last}` };
+
+  /** Drops the token if it is still `value` (the provider refused it). */
+  drop(value: string) {
+    if (this.current?.value === value) this.current = null;
+  }
+
+  private async renew(): Promise<string> {
+    this.obtained++;
+    this.current = await this.obtain();
+    return this.current.value;
+  }
+}
+
+/** What one provider answer means for the message being sent. */
+export interface ProviderAnswer {
+  verdict: AnswerVerdict;
+  /** The answer as recorded for a message that is not sent (`403 BadTopic`). */
+  last: string;
+}
+
+/**
+ * One provider of one app: its retry policy, pause gate and auth token. `send` sends one message
+ * with the retry rules FCM and APNs share: every attempt passes the pause gate and uses the
+ * current auth token; network errors and 429/5xx answers are retried with back-off (honouring
+ * Retry-After) up to `policy.maxAttempts`; a refused auth token is renewed once without counting
+ * as an attempt, a second refusal is a CredentialError.
+ */
+export class ProviderChannel {
+  readonly gate = new PauseGate();
+
+  constructor(
+    readonly provider: "fcm" | "apns",
+    readonly policy: RetryPolicy,
+    readonly tokens: AuthTokenCache,
+  ) {}
+
+  /** Sends one message: `request` makes one attempt, `read` judges its answer. */
+  async send(opts: {
+    request(token: string): Promise<ProviderResponse>;
+    read(res: ProviderResponse): ProviderAnswer;
+    /** The credential error's message when a renewed auth token is refused too. */
+    renewedRefused(last: string): string;
+  }): Promise<SendOutcome> {
+    const policy = this.policy;
+    let renewed = false;
+    let attempts = 0;
+    let last = "";
+    while (attempts < policy.maxAttempts) {
+      await this.gate.pass();
+      const token = await this.tokens.get();
+      attempts++;
+      let res;
+      try {
+        res = await opts.request(token);
+      } catch (err) {
+        last = `network: ${(err as Error).message}`;
+        if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
+        continue;
+      }
+      const answer = opts.read(res);
+      last = answer.last;
+      const verdict = answer.verdict;
+      if (verdict === "sent") return { state: "sent", attempts };
+      if (verdict === "invalid") return { state: "invalid", attempts, detail: last };
+      if (verdict === "failed") return { state: "failed", attempts, detail: last };
+      if (verdict === "renew") {
+        if (renewed) throw new CredentialError(this.provider, opts.renewedRefused(last));
+        renewed = true;
+        this.tokens.drop(token);
+        attempts--;
+        continue;
+      }
+      if (verdict === "retry") {
+        const refused = await waitToRetry(res, { attempts, policy, gate: this.gate, last });
+        if (refused) return refused;
+        continue;
+      }
+      throw new CredentialError(this.provider, verdict.credentials);
+    }
+    return { state: "failed", attempts, detail: `gave up after ${attempts} attempts: ${last}` };
+  }
 }
 
 /** Waits `ms` (real time: provider back-off is not a schedule). */
@@ -189,16 +257,30 @@ export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly limit: number) {}
+
+  /** Resolves once a slot is held; give it back with release(). */
+  acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((r) => this.waiting.push(r));
+  }
+
+  /** Gives a slot back (to the longest waiter, if any). */
+  release() {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.active--;
+  }
+
   /** Runs `work` once a slot is free. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((r) => this.waiting.push(r));
-    else this.active++;
+    await this.acquire();
     try {
       return await work();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
+      this.release();
     }
   }
 }

@@ -14,11 +14,14 @@ export interface DeliveryCounts {
   failed: number;
   invalid: number;
   retried: number;
+  /** Messages sent again after a crash because their first copy may have reached the provider. */
+  resent: number;
 }
 
 const COUNT_SUMS = `coalesce(sum(s.targeted), 0)::int as targeted,
   coalesce(sum(s.sent), 0)::int as sent, coalesce(sum(s.failed), 0)::int as failed,
-  coalesce(sum(s.invalid), 0)::int as invalid, coalesce(sum(s.retried), 0)::int as retried`;
+  coalesce(sum(s.invalid), 0)::int as invalid, coalesce(sum(s.retried), 0)::int as retried,
+  coalesce(sum(s.resent), 0)::int as resent`;
 
 function countsOf(r: DeliveryCounts): DeliveryCounts {
   return {
@@ -27,6 +30,7 @@ function countsOf(r: DeliveryCounts): DeliveryCounts {
     failed: r.failed,
     invalid: r.invalid,
     retried: r.retried,
+    resent: r.resent,
   };
 }
 
@@ -148,11 +152,18 @@ export async function campaignReport(services: Services, id: number, gameIndex: 
   if (!c) throw notFound(`campaign ${id} not found`, "CAMPAIGN_NOT_FOUND");
   const slices = await services.db.query<SliceRow>(
     `select id, task_key, slice_index, send_at, state, started_at, sent_at, last_error,
-       targeted, sent, failed, invalid, retried
+       targeted, sent, failed, invalid, retried, resent
      from push_slices where campaign_id = $1 order by send_at, slice_index`,
     [id],
   );
-  const zero = (): DeliveryCounts => ({ targeted: 0, sent: 0, failed: 0, invalid: 0, retried: 0 });
+  const zero = (): DeliveryCounts => ({
+    targeted: 0,
+    sent: 0,
+    failed: 0,
+    invalid: 0,
+    retried: 0,
+    resent: 0,
+  });
   const total = zero();
   const tasks: Record<string, Record<string, unknown>> = {};
   const byTask = new Map<string, SliceRow[]>();
@@ -214,7 +225,7 @@ export async function targetingReport(
   return { ...record, targets: row.n };
 }
 
-/** One device of the game by app and token: its state and its latest provider deliveries. */
+/** One device of the game by app and token: its state and its latest messages that were not sent. */
 export async function deviceReport(
   services: Services,
   appid: string,

@@ -12,6 +12,11 @@ import { webhookSigner } from "../webhooks.ts";
 export interface PushDelivery {
   /** Stable per slice and device (`<sliceId>:<deviceId>`): receivers deduplicate on it. */
   id: string;
+  /**
+   * Stable per campaign and device (`<campaignUuid>.<deviceId>`): the provider collapse id of the
+   * message, so a copy sent again after a crash replaces the first on the device.
+   */
+  collapseId: string;
   campaignId: number;
   campaignUuid: string;
   sliceId: number;

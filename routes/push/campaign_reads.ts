@@ -15,6 +15,9 @@ const Counts = z.object({
   failed: z.number(),
   invalid: z.number().describe("tokens the provider called dead; their devices are deactivated"),
   retried: z.number().describe("messages that needed more than one attempt"),
+  resent: z.number().describe(
+    "messages sent again after a crash because their first copy may have reached the provider (same collapse id)",
+  ),
 });
 
 const Summary = z.object({

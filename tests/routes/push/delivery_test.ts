@@ -223,7 +223,7 @@ Deno.test("bulk campaign: one correctly built message per Android and iOS device
   }
   const { services } = await testEnv();
   const slices = await services.db.query(
-    "select state, targeted, sent, failed, invalid, retried from push_slices where campaign_id = $1",
+    "select state, targeted, sent, failed, invalid, retried, resent from push_slices where campaign_id = $1",
     [id],
   );
   assert.deepEqual(slices, [{
@@ -233,6 +233,7 @@ Deno.test("bulk campaign: one correctly built message per Android and iOS device
     failed: 0,
     invalid: 0,
     retried: 0,
+    resent: 0,
   }]);
   // A second run sends nothing more.
   await dispatchAt(DUE + 60_000);

@@ -53,7 +53,14 @@ Deno.test("read API: campaign counts equal what the providers received; list, fi
   assert.equal(r.statusName, "completed");
   assert.equal(r.uuid, a.uuid);
   assert.equal(r.description, "spring event");
-  assert.deepEqual(r.counts, { targeted: 5, sent: 4, failed: 0, invalid: 1, retried: 1 });
+  assert.deepEqual(r.counts, {
+    targeted: 5,
+    sent: 4,
+    failed: 0,
+    invalid: 1,
+    retried: 1,
+    resent: 0,
+  });
   assert.equal(r.counts.sent, received, "sent equals what the fakes accepted");
   const [key] = Object.keys(r.tasks);
   const task = r.tasks[key];
