@@ -17,6 +17,8 @@
  *   POST /_fake/apns/expire-tokens {keyId}        tokens with an iat up to the newest seen answer 403
  *   POST /_fake/delay {ms}                        every provider answer waits ms
  *   GET  /_fake/received?project=..|topic=..      accepted messages (FCM by project, APNs by topic)
+ *   GET  /_fake/duplicates?project=..|topic=..    tokens that accepted more than one message, with
+ *                                                 their collapse ids (kept with --count-only too)
  *   GET  /_fake/requests?token=..                 every provider request for a token, with times
  *   POST /_fake/fcm/revoke {projectId}            the account's key is deleted (invalid_grant)
  *   GET  /_fake/stats?project=..                  counts (projectTokens: tokens issued to it)
@@ -145,6 +147,8 @@ export interface Received {
   project?: string;
   topic?: string;
   token: string;
+  /** apns-collapse-id (APNs, or FCM's apns headers) or android.collapse_key; null when absent. */
+  collapseId: string | null;
   /** FCM: the `message`; APNs: `{headers, payload}`. */
   body: Record<string, unknown>;
   at: number;
@@ -261,6 +265,13 @@ const STATUS_OF: Record<number, string> = {
   503: "UNAVAILABLE",
 };
 
+/** The collapse identifier of an accepted FCM message: APNs header for iOS, collapse_key else. */
+function fcmCollapseId(message: Record<string, unknown>): string | null {
+  const apns = message.apns as { headers?: Record<string, string> } | undefined;
+  const android = message.android as { collapse_key?: string } | undefined;
+  return apns?.headers?.["apns-collapse-id"] ?? android?.collapse_key ?? null;
+}
+
 /** Checks an FCM v1 send body; returns [field, problem] of the first violation, or null. */
 export function checkFcmMessage(body: unknown): [string, string] | null {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -323,8 +334,10 @@ export function checkFcmMessage(body: unknown): [string, string] | null {
     if (a.ttl !== undefined && !(typeof a.ttl === "string" && /^\d+(\.\d{1,9})?s$/.test(a.ttl))) {
       return ["message.android.ttl", 'Invalid value: a duration such as "3.5s" is required'];
     }
-    if (a.collapse_key !== undefined && typeof a.collapse_key !== "string") {
-      return ["message.android.collapse_key", "must be a string"];
+    if (
+      a.collapse_key !== undefined && (typeof a.collapse_key !== "string" || a.collapse_key === "")
+    ) {
+      return ["message.android.collapse_key", "must be a non-empty string"];
     }
     const n = (a.notification ?? {}) as Record<string, unknown>;
     for (const [k, v] of Object.entries(n)) {
@@ -348,6 +361,10 @@ export function checkFcmMessage(body: unknown): [string, string] | null {
       if (typeof v !== "string") {
         return [`message.apns.headers[${k}]`, "header values must be strings"];
       }
+      // FCM hands the headers to APNs, which refuses a collapse id over 64 bytes.
+      if (k.toLowerCase() === "apns-collapse-id" && new TextEncoder().encode(v).byteLength > 64) {
+        return [`message.apns.headers[${k}]`, "apns-collapse-id must be at most 64 bytes"];
+      }
     }
     const payload = a.payload as Record<string, unknown> | undefined;
     if (payload && (typeof payload.aps !== "object" || payload.aps === null)) {
@@ -369,6 +386,17 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
   const scripts = new Map<string, ScriptedAnswer[]>();
   const dead = new Set<string>();
   const received: Received[] = [];
+  /** Per provider scope (project or topic) and token: messages accepted and their collapse ids. */
+  const tally = new Map<string, { copies: number; collapseIds: (string | null)[] }>();
+  function count(scope: string, token: string, collapseId: string | null) {
+    const key = `${scope}\n${token}`;
+    const seen = tally.get(key);
+    if (!seen) tally.set(key, { copies: 1, collapseIds: [collapseId] });
+    else {
+      seen.copies++;
+      seen.collapseIds.push(collapseId);
+    }
+  }
   const seen = new Map<string, SeenRequest[]>();
   const stats = { fcm: 0, apns: 0, tokens: 0, refused: 0 };
   const tokensByProject = new Map<string, number>();
@@ -538,7 +566,11 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
       );
     }
     note({ provider: "fcm", token, status: 200, at: Date.now() });
-    if (keep) received.push({ provider: "fcm", project, token, body: message, at: Date.now() });
+    const collapseId = fcmCollapseId(message);
+    count(`project:${project}`, token, collapseId);
+    if (keep) {
+      received.push({ provider: "fcm", project, token, collapseId, body: message, at: Date.now() });
+    }
     return Response.json({ name: `projects/${project}/messages/${randomHex(8)}` });
   }
 
@@ -586,6 +618,8 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
     const answer = await apnsCheck(h, body, token, m !== null);
     stats.apns++;
     note({ provider: "apns", token, status: answer.status, at: Date.now(), httpVersion: "2.0" });
+    const collapseId = h["apns-collapse-id"] ?? null;
+    if (answer.status === 200) count(`topic:${h["apns-topic"]}`, token, collapseId);
     if (answer.status === 200 && keep) {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(h)) if (k.startsWith("apns-")) headers[k] = String(v);
@@ -593,6 +627,7 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
         provider: "apns",
         topic: h["apns-topic"],
         token,
+        collapseId,
         body: { headers, payload: JSON.parse(new TextDecoder().decode(body)) },
         at: Date.now(),
       });
@@ -784,6 +819,22 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
             (project !== null && r.project === project) || (topic !== null && r.topic === topic)
           ),
         );
+      }
+      case "GET /_fake/duplicates": {
+        const scope = q.get("project") !== null
+          ? `project:${q.get("project")}`
+          : `topic:${q.get("topic")}`;
+        let tokens = 0;
+        let messages = 0;
+        const duplicates: { token: string; copies: number; collapseIds: (string | null)[] }[] = [];
+        for (const [key, seen] of tally) {
+          const [s, token] = key.split("\n");
+          if (s !== scope) continue;
+          tokens++;
+          messages += seen.copies;
+          if (seen.copies > 1) duplicates.push({ token, ...seen });
+        }
+        return Response.json({ tokens, messages, duplicates });
       }
       case "GET /_fake/requests":
         return Response.json(seen.get(q.get("token") ?? "") ?? []);

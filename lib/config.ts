@@ -8,7 +8,7 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 const optionalText = z.string().trim().min(1).optional();
 
 const schema = z.object({
-  PORT: int(8787, 1),
+  PORT: int(8787, 0),
   HOST: z.string().default("127.0.0.1"),
   DATA_DIR: z.string().default(".data"),
   PUBLIC_BASE_URL: optionalText,

@@ -23,10 +23,19 @@ export interface FakesClient {
   ): Promise<{ teamId: string; keyId: string; privateKey: string; bundleId: string }>;
   script(token: string, answers: ScriptedAnswer[], unregistered?: boolean): Promise<void>;
   received(query: { project?: string; topic?: string }): Promise<Received[]>;
+  /** Tokens of a project or topic that accepted messages, and those that accepted more than one. */
+  duplicates(query: { project?: string; topic?: string }): Promise<Duplicates>;
   requests(token: string): Promise<SeenRequest[]>;
   post(path: string, body: unknown): Promise<void>;
   /** Access tokens the OAuth fake issued for a project. */
   tokensIssued(projectId: string): Promise<number>;
+}
+
+/** What GET /_fake/duplicates answers. */
+export interface Duplicates {
+  tokens: number;
+  messages: number;
+  duplicates: { token: string; copies: number; collapseIds: (string | null)[] }[];
 }
 
 let started: Promise<string> | undefined;
@@ -59,6 +68,7 @@ export async function pushFakes(): Promise<FakesClient> {
       await post("/_fake/script", { token, answers, unregistered });
     },
     received: (q) => get(`/_fake/received?${new URLSearchParams(q as Record<string, string>)}`),
+    duplicates: (q) => get(`/_fake/duplicates?${new URLSearchParams(q as Record<string, string>)}`),
     requests: (token) => get(`/_fake/requests?token=${encodeURIComponent(token)}`),
     async post(path, body) {
       await post(path, body);
