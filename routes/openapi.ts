@@ -219,6 +219,16 @@ function reasonOf(status: number): string {
   } as Record<number, string>)[status] ?? "error";
 }
 
+/** An example error body of a status the family's table has no example for. */
+function errorExample(family: string, status: string): Json {
+  const reason = reasonOf(Number(status));
+  if (family === "PushError") return { error: { reason } };
+  if (family === "AdminError") {
+    return { error: { code: adminCodeOf(Number(status)), message: reason } };
+  }
+  return null;
+}
+
 function adminCodeOf(status: number): string {
   return ({
     400: "VALIDATION_FAILED",
@@ -431,6 +441,15 @@ export function completeDocument(doc: Json): Json {
         }
       }
       for (const [status, res] of Object.entries<Json>(op.responses)) {
+        // An error status a route declares with a description only gets the family's body too.
+        if (errors && Number(status) >= 400 && !res.content) {
+          res.content = {
+            "application/json": {
+              schema: { $ref: `#/components/schemas/${errors.name}` },
+              example: errors.examples[Number(status)] ?? errorExample(errors.name, status),
+            },
+          };
+        }
         if (status === "429" || status === "503") {
           res.headers = { "Retry-After": retryAfter, ...res.headers };
         }

@@ -4,7 +4,7 @@
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
-import { jsonBody, jsonResponse } from "../env.ts";
+import { jsonResponse } from "../env.ts";
 import { recentLogMessages } from "../../lib/push/sinks.ts";
 import {
   CredentialsBody,
@@ -53,13 +53,42 @@ const CredentialsView = z.object({
   updatedAt: z.string(),
 });
 
+/** A request as a studio sends it: the service-account file as downloaded, and the .p8 key. */
+const CREDENTIALS_EXAMPLE = {
+  fcm: {
+    serviceAccount: {
+      type: "service_account",
+      project_id: "my-game-push",
+      private_key_id: "4f1c2e0d9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e",
+      private_key:
+        "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\n-----END PRIVATE KEY-----\n",
+      client_email: "push-sender@my-game-push.iam.gserviceaccount.com",
+      token_uri: "https://oauth2.googleapis.com/token",
+    },
+  },
+  apns: {
+    teamId: "ABCDE12345",
+    keyId: "KEY1234567",
+    privateKey:
+      "-----BEGIN PRIVATE KEY-----\nMIGTAgEAMBMGByqGSM49AgEGCCqGSM49...\n-----END PRIVATE KEY-----\n",
+    bundleId: "com.example.mygame",
+    production: true,
+  },
+};
+
 const putRoute = createRoute({
   method: "put",
   path: "/admin/v1/push/apps/{appid}/credentials",
   tags: ["admin"],
   summary:
     "Store an app's FCM service account and/or APNs key (sealed; a provider not given is kept)",
-  request: { params: AppParam, body: jsonBody(CredentialsBody) },
+  request: {
+    params: AppParam,
+    body: {
+      required: true,
+      content: { "application/json": { schema: CredentialsBody, example: CREDENTIALS_EXAMPLE } },
+    },
+  },
   responses: {
     200: jsonResponse(CredentialsView, "stored; secrets are never returned"),
     400: { description: "a field is invalid; error.message names it" },

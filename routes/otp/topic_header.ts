@@ -37,7 +37,9 @@ export const countryNoField = z.string().trim().regex(
   "must be a country calling code such as 82",
 );
 
-/** Headers every OTP route documents. */
+/** Headers every OTP route documents; a request without Topic is refused (NO_TOPIC). */
 export const otpHeaders = z.object({
-  topic: z.string().optional().openapi({ description: "sending information id (Topic)" }),
+  topic: z.string().openapi({
+    description: "sending information id (Topic); a request without it answers 400 NO_TOPIC",
+  }),
 });

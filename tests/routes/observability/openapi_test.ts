@@ -74,6 +74,44 @@ Deno.test("GET /openapi.json: every operation has an id, security, family header
   );
 });
 
+Deno.test("OpenAPI: every error a push operation declares has its family's body; Topic is required; credentials have an example", async () => {
+  const { body: doc } = await callJson("GET", "/openapi.json");
+  let pushOperations = 0;
+  for (const [path, item] of Object.entries<Record<string, Record<string, unknown>>>(doc.paths)) {
+    const push = path.startsWith("/push/") || path.startsWith("/admin/v1/push/");
+    for (const [method, op] of Object.entries<Record<string, unknown>>(item)) {
+      const responses = op.responses as Record<string, { content?: Record<string, unknown> }>;
+      for (const [status, res] of Object.entries(responses)) {
+        if (Number(status) < 400) continue;
+        // deno-lint-ignore no-explicit-any
+        const media = res.content?.["application/json"] as any;
+        assert.ok(media?.schema, `${method} ${path} ${status} has a body schema`);
+        if (push) {
+          const family = path.startsWith("/push/") ? "PushError" : "AdminError";
+          assert.equal(media.schema.$ref, `#/components/schemas/${family}`, `${method} ${path}`);
+          assert.ok(media.example?.error, `${method} ${path} ${status} has an example`);
+        }
+      }
+      if (push) pushOperations++;
+      if (path.startsWith("/otp/")) {
+        // deno-lint-ignore no-explicit-any
+        const topic = (op.parameters as any[]).find((p) => p.name.toLowerCase() === "topic");
+        assert.equal(topic.required, true, `${method} ${path}: a missing Topic is refused`);
+      }
+    }
+  }
+  assert.ok(pushOperations >= 12);
+  assert.deepEqual(
+    doc.paths["/push/campaigns"].post.responses["409"].content["application/json"].example,
+    { error: { reason: "conflict with the current state" } },
+  );
+  const put = doc.paths["/admin/v1/push/apps/{appid}/credentials"].put;
+  const example = put.requestBody.content["application/json"].example;
+  assert.equal(example.fcm.serviceAccount.type, "service_account");
+  assert.match(example.apns.teamId, /^[A-Z0-9]{10}$/);
+  assert.equal(typeof example.apns.production, "boolean");
+});
+
 Deno.test("operation ids and schema-derived examples", () => {
   assert.equal(
     operationIdOf("post", "/service/v1/nft/{contract}/tokens/{tokenId}"),
