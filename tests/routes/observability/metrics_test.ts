@@ -4,36 +4,13 @@ import { itemFixture } from "../../lib/items/fixture.ts";
 import { koreanMobile, seedOtpTenant } from "../otp/fixture.ts";
 import { campaignBody, postCampaign, pushTenant } from "../push/fixture.ts";
 import { chatBody, chatMessage } from "../moderation/fixtures.ts";
-
-/** Samples of a scrape: `name{labels}` -> value. */
-function parse(text: string): { name: string; labels: Record<string, string>; value: number }[] {
-  const out = [];
-  for (const line of text.split("\n")) {
-    if (!line || line.startsWith("#")) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m) throw new Error(`not an exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const [, k, v] of (m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[k] = v;
-    out.push({ name: m[1], labels, value: Number(m[3]) });
-  }
-  return out;
-}
+import { parseMetrics, sumOf as sum } from "../../metrics_scrape.ts";
 
 async function scrape(token = ADMIN_TOKEN) {
   const res = await call("GET", "/metrics", { headers: { authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /^text\/plain; version=0\.0\.4/);
-  return parse(await res.text());
-}
-
-function sum(
-  samples: ReturnType<typeof parse>,
-  name: string,
-  match: Record<string, string> = {},
-): number {
-  return samples.filter((s) =>
-    s.name === name && Object.entries(match).every(([k, v]) => s.labels[k] === v)
-  ).reduce((a, s) => a + s.value, 0);
+  return parseMetrics(await res.text());
 }
 
 Deno.test("GET /metrics: refused without a token or with a wrong one, in the admin envelope", async () => {
