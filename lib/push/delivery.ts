@@ -19,6 +19,7 @@ import {
   type SendOutcome,
 } from "./provider_http.ts";
 import { assertOutboundUrl } from "../outbound/guard.ts";
+import type { DeliveryCounts } from "./reports.ts";
 
 /** An app's senders, kept per Services so tokens are reused across dispatcher runs. */
 export interface AppSenders {
@@ -155,15 +156,8 @@ async function sendVia(
   }
 }
 
-/** Counts of settled messages, added to the slice's. */
-export interface ProgressCounts {
-  targeted: number;
-  sent: number;
-  failed: number;
-  invalid: number;
-  retried: number;
-  resent: number;
-}
+/** Counts of settled messages, added to the slice's (the report shows their sums). */
+export type ProgressCounts = DeliveryCounts;
 
 /** A message that was not sent: it gets a row in push_deliveries. */
 export interface UnsentMessage {
