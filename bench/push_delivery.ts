@@ -25,22 +25,36 @@ interface Result {
   rssStartMb: number;
   rssPeakMb: number;
   heapPeakMb: number;
+  rssOverRunMb: number[];
 }
 
+/** Samples RSS and heap every 25 ms; `rssOverRunMb` is RSS at each tenth of the run. */
 function sampler() {
   const mb = (n: number) => Math.round(n / 1048576);
   const start = Deno.memoryUsage();
   let rss = start.rss;
   let heap = start.heapUsed;
+  const series: number[] = [];
   const timer = setInterval(() => {
     const m = Deno.memoryUsage();
     rss = Math.max(rss, m.rss);
     heap = Math.max(heap, m.heapUsed);
+    series.push(m.rss);
   }, 25);
   return {
     stop() {
       clearInterval(timer);
-      return { rssStartMb: mb(start.rss), rssPeakMb: mb(rss), heapPeakMb: mb(heap) };
+      const tenths = Array.from(
+        { length: 10 },
+        (_, i) =>
+          mb(series[Math.min(series.length - 1, Math.floor((i + 1) * series.length / 10))] ?? rss),
+      );
+      return {
+        rssStartMb: mb(start.rss),
+        rssPeakMb: mb(rss),
+        heapPeakMb: mb(heap),
+        rssOverRunMb: tenths,
+      };
     },
   };
 }
@@ -186,6 +200,8 @@ async function runBare(n: number): Promise<Result> {
   let next = 1;
   let failed = 0;
   const md5ish = (g: number) => g.toString(16).padStart(32, "0");
+  // The same collapse ids the platform sets (campaign uuid and device id).
+  const collapse = crypto.randomUUID();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next <= n) {
       const g = next++;
@@ -204,7 +220,8 @@ async function runBare(n: number): Promise<Result> {
               android: {
                 priority: "NORMAL",
                 ttl: "86400s",
-                notification: { sound: "default", notification_count: 1 },
+                collapse_key: `${collapse}.${g}`,
+                notification: { sound: "default", notification_count: 1, tag: `${collapse}.${g}` },
               },
               data: { campaignId: "1", campaignUuid: "u", notice: "false", language: "en" },
             },
@@ -219,6 +236,7 @@ async function runBare(n: number): Promise<Result> {
             "apns-push-type": "alert",
             "apns-priority": "5",
             "apns-expiration": String(now + 86400),
+            "apns-collapse-id": `${collapse}.${g}`,
             "content-type": "application/json",
           },
           body: JSON.stringify({
@@ -309,7 +327,8 @@ async function parent(sizes: number[]) {
             `${
               Math.round(r.perSecond)
             } msg/s, ${r.requests} provider requests, RSS ${r.rssStartMb} -> ` +
-            `peak ${r.rssPeakMb} MB, heap peak ${r.heapPeakMb} MB`,
+            `peak ${r.rssPeakMb} MB, heap peak ${r.heapPeakMb} MB; RSS by tenth of the run ` +
+            r.rssOverRunMb.join(" "),
         );
       }
     }

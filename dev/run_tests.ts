@@ -5,8 +5,10 @@
  *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
  *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test
  *   deno run -A dev/run_tests.ts browser [paths...]    the console in Debian's Chromium (playwright-core)
+ *   deno run -A dev/run_tests.ts multi [paths...]      three server processes on one PostgreSQL and one
+ *                                                      Redis, one killed in the middle of each scenario
  *
- * The real and workers tiers create a fresh PostgreSQL database per run and drop it afterwards.
+ * The real, workers and multi tiers create a fresh PostgreSQL database per run and drop it afterwards.
  */
 import pg from "pg";
 import { startNeonBridge } from "./neon_bridge.ts";
@@ -74,6 +76,22 @@ async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> 
   };
 }
 
+/**
+ * The settings that point the platform at one PostgreSQL and one Redis: the production drivers
+ * (Neon HTTP, Upstash REST) through the local bridges.
+ */
+function storeEnv(
+  db: { url: string },
+  bridges: { neonEndpoint: string; upstashUrl: string; upstashToken: string },
+): Record<string, string> {
+  return {
+    DATABASE_URL: db.url,
+    NEON_FETCH_ENDPOINT: bridges.neonEndpoint,
+    UPSTASH_REDIS_REST_URL: bridges.upstashUrl,
+    UPSTASH_REDIS_REST_TOKEN: bridges.upstashToken,
+  };
+}
+
 /** Starts a fresh database and both bridges; returns the env that points the drivers at them. */
 async function realServers() {
   const db = await freshDatabase();
@@ -81,12 +99,11 @@ async function realServers() {
   const neon = await startNeonBridge({});
   const upstash = await startUpstashBridge({ token, redisUrl: REDIS_URL });
   return {
-    env: {
-      DATABASE_URL: db.url,
-      NEON_FETCH_ENDPOINT: neon.fetchEndpoint,
-      UPSTASH_REDIS_REST_URL: upstash.url,
-      UPSTASH_REDIS_REST_TOKEN: token,
-    },
+    env: storeEnv(db, {
+      neonEndpoint: neon.fetchEndpoint,
+      upstashUrl: upstash.url,
+      upstashToken: token,
+    }),
     async close() {
       await Promise.allSettled([neon.close(), upstash.close()]);
       await db.drop().catch((err) => console.error(`could not drop test database: ${err}`));
@@ -199,7 +216,10 @@ async function main() {
     const fakes = await startPushFakes();
     try {
       result = await runCounted(
-        denoTest(paths, paths.length ? [] : ["tests/dev", "tests/workers", "tests/browser"]),
+        denoTest(
+          paths,
+          paths.length ? [] : ["tests/dev", "tests/workers", "tests/browser", "tests/multi"],
+        ),
         pushFakesEnv(fakes),
       );
     } finally {
@@ -210,7 +230,7 @@ async function main() {
     const fakes = await startPushFakes();
     try {
       result = await runCounted(
-        denoTest(paths, paths.length ? [] : ["tests/workers", "tests/browser"]),
+        denoTest(paths, paths.length ? [] : ["tests/workers", "tests/browser", "tests/multi"]),
         { ...servers.env, ...pushFakesEnv(fakes) },
       );
     } finally {
@@ -230,8 +250,22 @@ async function main() {
     } finally {
       await fakes.close();
     }
+  } else if (tier === "multi") {
+    // Three server processes started by the tests on the tier's stores, with the push fakes;
+    // each scenario prints what it counted.
+    const servers = await realServers();
+    const fakes = await startPushFakes({ keepMessages: false });
+    try {
+      result = await runCounted(
+        denoTest(paths.length ? paths : ["tests/multi/"], []),
+        { ...servers.env, ...pushFakesEnv(fakes) },
+      );
+    } finally {
+      await fakes.close();
+      await servers.close();
+    }
   } else {
-    console.error("usage: run_tests.ts embedded|real|workers|browser [paths...]");
+    console.error("usage: run_tests.ts embedded|real|workers|browser|multi [paths...]");
     Deno.exit(2);
   }
   console.log(`${tier}: ${result.passed} passed, ${result.failed} failed`);
