@@ -5,13 +5,14 @@
  * (one OAuth token, one provider token, 64 concurrent requests, no database, no bookkeeping).
  * Each measurement runs in a fresh process so peak memory is its own.
  *
- *   deno task bench:push-delivery [devices...]     (default: 10000 100000)
+ *   deno task bench:push-delivery [devices...] [--rounds=N]   (default: 10000 100000, 1 round)
  *   BENCH_V8_FLAGS=--max-old-space-size=96 deno task bench:push-delivery 100000
  *
  * Needs PostgreSQL on 127.0.0.1:5432 (TEST_PG_URL) like the real test tier.
  */
 import pg from "pg";
 import { importPKCS8, SignJWT } from "jose";
+import { median } from "./real_tier.ts";
 
 const CONCURRENCY = 64;
 const DUE = Date.UTC(2027, 4, 3, 1) + 1000; // 2027-05-03 10:00 Asia/Seoul
@@ -270,7 +271,7 @@ async function firstLine(child: Deno.ChildProcess): Promise<string> {
   return text.split("\n").find((l) => l.startsWith("{"))!;
 }
 
-async function parent(sizes: number[]) {
+async function parent(sizes: number[], rounds: number) {
   const adminUrl = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
   const name = `push_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -297,50 +298,57 @@ async function parent(sizes: number[]) {
   };
   const results: Result[] = [];
   try {
-    for (const n of sizes) {
-      for (const mode of ["ours", "bare"]) {
-        const out = await new Deno.Command(Deno.execPath(), {
-          // BENCH_V8_FLAGS (e.g. --max-old-space-size=96) caps the children's heap: a run that
-          // completes under a small cap shows the live memory does not grow with the devices.
-          args: [
-            "run",
-            "-A",
-            ...(Deno.env.get("BENCH_DENO_FLAGS")?.split(" ").filter(Boolean) ?? []),
-            ...(Deno.env.get("BENCH_V8_FLAGS")
-              ? [`--v8-flags=${Deno.env.get("BENCH_V8_FLAGS")}`]
-              : []),
-            "bench/push_delivery.ts",
-            "--child",
-            mode,
-            String(n),
-          ],
-          env,
-          stdout: "piped",
-          stderr: "inherit",
-        }).output();
-        const line = new TextDecoder().decode(out.stdout).trim().split("\n").pop()!;
-        if (!out.success) throw new Error(`${mode} ${n} failed: ${line}`);
-        const r = JSON.parse(line) as Result;
-        results.push(r);
-        console.log(
-          `${r.mode.padEnd(9)} ${String(n).padStart(7)} devices: ${(r.ms / 1000).toFixed(1)} s, ` +
-            `${
-              Math.round(r.perSecond)
-            } msg/s, ${r.requests} provider requests, RSS ${r.rssStartMb} -> ` +
-            `peak ${r.rssPeakMb} MB, heap peak ${r.heapPeakMb} MB; RSS by tenth of the run ` +
-            r.rssOverRunMb.join(" "),
-        );
+    for (let round = 0; round < rounds; round++) {
+      for (const n of sizes) {
+        // The order alternates by round, so neither side always runs on a warmer machine.
+        for (const mode of round % 2 === 0 ? ["ours", "bare"] : ["bare", "ours"]) {
+          const out = await new Deno.Command(Deno.execPath(), {
+            // BENCH_V8_FLAGS (e.g. --max-old-space-size=96) caps the children's heap: a run that
+            // completes under a small cap shows the live memory does not grow with the devices.
+            args: [
+              "run",
+              "-A",
+              ...(Deno.env.get("BENCH_DENO_FLAGS")?.split(" ").filter(Boolean) ?? []),
+              ...(Deno.env.get("BENCH_V8_FLAGS")
+                ? [`--v8-flags=${Deno.env.get("BENCH_V8_FLAGS")}`]
+                : []),
+              "bench/push_delivery.ts",
+              "--child",
+              mode,
+              String(n),
+            ],
+            env,
+            stdout: "piped",
+            stderr: "inherit",
+          }).output();
+          const line = new TextDecoder().decode(out.stdout).trim().split("\n").pop()!;
+          if (!out.success) throw new Error(`${mode} ${n} failed: ${line}`);
+          const r = JSON.parse(line) as Result;
+          results.push(r);
+          console.log(
+            `round ${round + 1} ${r.mode.padEnd(9)} ${String(n).padStart(7)} devices: ` +
+              `${(r.ms / 1000).toFixed(1)} s, ${Math.round(r.perSecond)} msg/s, ` +
+              `${r.requests} provider requests, RSS ${r.rssStartMb} -> peak ${r.rssPeakMb} MB, ` +
+              `heap peak ${r.heapPeakMb} MB; RSS by tenth of the run ${
+                r.rssOverRunMb.join(" ")
+              }; ` +
+              `load ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+          );
+        }
       }
     }
     for (const n of sizes) {
-      const [ours, bare] = [
-        results.find((r) => r.devices === n && r.mode === "platform")!,
-        results.find((r) => r.devices === n && r.mode === "bare loop")!,
-      ];
+      const rate = (mode: string) =>
+        median(results.filter((r) => r.devices === n && r.mode === mode).map((r) => r.perSecond));
+      const ratios = results.filter((r) => r.devices === n && r.mode === "platform").map((r, i) =>
+        r.perSecond /
+        results.filter((b) => b.devices === n && b.mode === "bare loop")[i].perSecond
+      );
       console.log(
-        `${n} devices: platform at ${
-          (ours.perSecond / bare.perSecond * 100).toFixed(0)
-        } % of the bare loop's rate`,
+        `${n} devices: median platform ${Math.round(rate("platform"))} msg/s, bare loop ` +
+          `${Math.round(rate("bare loop"))} msg/s: ${
+            (rate("platform") / rate("bare loop") * 100).toFixed(0)
+          } % (per-round ratios ${ratios.map((x) => x.toFixed(2)).join(", ")})`,
       );
     }
   } finally {
@@ -359,7 +367,9 @@ if (import.meta.main) {
     console.log(JSON.stringify(r));
     Deno.exit(0);
   } else {
-    const sizes = Deno.args.length ? Deno.args.map(Number) : [10_000, 100_000];
-    await parent(sizes);
+    const rounds = Number(Deno.args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 1);
+    const args = Deno.args.filter((a) => !a.startsWith("--"));
+    const sizes = args.length ? args.map(Number) : [10_000, 100_000];
+    await parent(sizes, rounds);
   }
 }
