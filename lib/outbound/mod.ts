@@ -107,16 +107,33 @@ export interface OutboundObserver {
   metrics?: Metrics;
 }
 
+/** Hosts by origin text: a provider is called thousands of times a second at one origin. */
+const hosts = new Map<string, string>();
+
+/** The host (and port) of a URL, never its path; `invalid` when it is not a URL. */
+function hostOf(url: string): string {
+  const end = url.indexOf("/", url.indexOf("//") + 2);
+  const origin = end < 0 ? url : url.slice(0, end);
+  let host = hosts.get(origin);
+  if (host === undefined) {
+    try {
+      host = new URL(url).host;
+    } catch {
+      return "invalid";
+    }
+    if (hosts.size >= 256) hosts.clear();
+    hosts.set(origin, host);
+  }
+  return host;
+}
+
 /** Logs and counts one outbound attempt: purpose, target host (never the path), duration, outcome. */
 export function recordOutbound(
   observer: OutboundObserver,
   call: { purpose: string; url: string; outcome: string; ms: number },
 ) {
   const { purpose, outcome, ms } = call;
-  let host = "invalid";
-  try {
-    host = new URL(call.url).host;
-  } catch { /* refused before sending */ }
+  const host = hostOf(call.url);
   const durationMs = Math.round(ms * 10) / 10;
   const level = outcome === "ok" ? "info" : "warn";
   observer.log?.[level]("outbound", { purpose, host, durationMs, outcome });

@@ -6,8 +6,9 @@
  * - cursor: the highest settled device id; every device below it is settled or a hole;
  * - holes: the devices below the cursor whose messages are still in flight;
  * - window: no message above it has been handed over. A message is handed over only once the
- *   window covering it is written, and the window is reserved `step` messages ahead, so the
- *   senders rarely wait for it.
+ *   window covering it is written. The window is reserved ahead of the senders by twice what
+ *   they hand over while one write takes (at least `step`, at most 4 x `step` messages), so
+ *   they rarely wait for it even when the database is slow.
  *
  * Nothing is written per message except the ones not sent. After a crash the next dispatcher sends
  * the holes and the devices in (cursor, window] again (their first copy may have reached the
@@ -70,6 +71,9 @@ export class SliceRun {
   private writeAgain = false;
   private failure: unknown = null;
   private idle: (() => void) | null = null;
+  /** Messages handed over so far, and how far ahead the window is reserved. */
+  private handed = 0;
+  private ahead: number;
 
   constructor(
     private readonly services: Services,
@@ -85,6 +89,7 @@ export class SliceRun {
     this.durableWindow = Math.max(Number(slice.window_id), this.highestDone);
     this.wantWindow = this.durableWindow;
     this.lease = slice.lease_until;
+    this.ahead = route.step;
   }
 
   /** The lease as last extended (finishing the slice checks it). */
@@ -119,6 +124,7 @@ export class SliceRun {
         throw err;
       }
       this.inflight.add(d.deviceId);
+      this.handed++;
       const resent = batch[i].resent;
       sendToProvider(this.services, app, d).then(
         (outcome) => this.settle(d.deviceId, outcome, resent),
@@ -148,10 +154,10 @@ export class SliceRun {
 
   /**
    * Makes sure the window covers `batch[i]` before it is handed over; asks for the next
-   * reservation (`step` messages ahead) once half of the current one is used.
+   * reservation once half of the current one is used.
    */
   private async reserve(batch: readonly Outgoing[], i: number, ahead: () => readonly Outgoing[]) {
-    const step = this.route.step;
+    const step = this.ahead;
     const idAt = (k: number) => {
       if (k < batch.length) return batch[k].delivery.deviceId;
       const next = ahead();
@@ -250,6 +256,7 @@ export class SliceRun {
     this.unsent = [];
     this.settledSinceWrite = 0;
     const leaseUntil = new Date(this.services.clock.now() + this.services.config.PUSH_LEASE_MS);
+    const handedBefore = this.handed;
     const { keep } = await writeProgress(this.services, this.slice, {
       cursor,
       holes,
@@ -262,5 +269,7 @@ export class SliceRun {
     if (!keep) throw new SliceStopped(this.slice.id);
     this.lease = leaseUntil;
     this.durableWindow = window;
+    const step = this.route.step;
+    this.ahead = Math.min(4 * step, Math.max(step, 2 * (this.handed - handedBefore)));
   }
 }
