@@ -115,10 +115,13 @@ async function round(mode: "clean" | "crash", db: pg.Client, fakesUrl: string) {
     await db.query("update push_slices set send_at = now() where campaign_id = $1", [id]);
     while ((await accepted()) === 0) await sleep(20);
     const t0 = performance.now();
+    // Messages accepted by the fakes every 5 s: the rate before and after the crash.
+    const timeline: number[] = [];
+    const sampler = setInterval(async () => timeline.push(await accepted()), 5_000);
     let killedAt = 0;
     let restartMs = 0;
     if (mode === "crash") {
-      while ((await accepted()) < KILL_AT * DEVICES) await sleep(20);
+      while ((await accepted()) < KILL_AT * DEVICES) await sleep(50);
       killedAt = await accepted();
       await cluster.kill(0);
       const r0 = performance.now();
@@ -132,6 +135,7 @@ async function round(mode: "clean" | "crash", db: pg.Client, fakesUrl: string) {
       await sleep(100);
     }
     const ms = performance.now() - t0;
+    clearInterval(sampler);
     const fcm = await tally(`project=${s.projectId}`);
     const apns = await tally(`topic=${s.bundleId}`);
     const twice = [...fcm.duplicates, ...apns.duplicates];
@@ -146,6 +150,7 @@ async function round(mode: "clean" | "crash", db: pg.Client, fakesUrl: string) {
       maxCopies: Math.max(1, ...twice.map((d) => d.copies)),
       pairsOneId,
       resent: report.counts.resent as number,
+      timeline,
     };
   } finally {
     await cluster.stop();
@@ -178,6 +183,7 @@ async function main() {
             `${x.pairsOneId ? "each pair with one collapse id" : "SOME PAIRS WITH TWO IDS"}), ` +
             `resent ${x.resent}; load ${load()}`,
         );
+        console.log(`  accepted every 5 s: ${x.timeline.join(" ")}`);
       }
     }
     const lost = median(times.crash) - median(times.clean);

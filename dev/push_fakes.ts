@@ -386,17 +386,28 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
   const scripts = new Map<string, ScriptedAnswer[]>();
   const dead = new Set<string>();
   const received: Received[] = [];
-  /** Per provider scope (project or topic) and token: messages accepted and their collapse ids. */
-  const tally = new Map<string, { copies: number; collapseIds: (string | null)[] }>();
+  /**
+   * Per provider scope (project or topic): each token's accepted messages and their collapse ids,
+   * the messages in all, and the tokens that accepted more than one (read without a scan).
+   */
+  type Copies = { copies: number; collapseIds: (string | null)[] };
+  const tally = new Map<
+    string,
+    { tokens: Map<string, Copies>; messages: number; twice: Map<string, Copies> }
+  >();
   function count(scope: string, token: string, collapseId: string | null) {
-    const key = `${scope}\n${token}`;
-    const seen = tally.get(key);
-    if (!seen) tally.set(key, { copies: 1, collapseIds: [collapseId] });
+    let t = tally.get(scope);
+    if (!t) tally.set(scope, t = { tokens: new Map(), messages: 0, twice: new Map() });
+    t.messages++;
+    const seen = t.tokens.get(token);
+    if (!seen) t.tokens.set(token, { copies: 1, collapseIds: [collapseId] });
     else {
       seen.copies++;
       seen.collapseIds.push(collapseId);
+      t.twice.set(token, seen);
     }
   }
+
   const seen = new Map<string, SeenRequest[]>();
   const stats = { fcm: 0, apns: 0, tokens: 0, refused: 0 };
   const tokensByProject = new Map<string, number>();
@@ -824,17 +835,12 @@ export async function startPushFakes(options: { keepMessages?: boolean } = {}): 
         const scope = q.get("project") !== null
           ? `project:${q.get("project")}`
           : `topic:${q.get("topic")}`;
-        let tokens = 0;
-        let messages = 0;
-        const duplicates: { token: string; copies: number; collapseIds: (string | null)[] }[] = [];
-        for (const [key, seen] of tally) {
-          const [s, token] = key.split("\n");
-          if (s !== scope) continue;
-          tokens++;
-          messages += seen.copies;
-          if (seen.copies > 1) duplicates.push({ token, ...seen });
-        }
-        return Response.json({ tokens, messages, duplicates });
+        const t = tally.get(scope);
+        return Response.json({
+          tokens: t?.tokens.size ?? 0,
+          messages: t?.messages ?? 0,
+          duplicates: [...(t?.twice ?? [])].map(([token, c]) => ({ token, ...c })),
+        });
       }
       case "GET /_fake/requests":
         return Response.json(seen.get(q.get("token") ?? "") ?? []);
