@@ -139,6 +139,8 @@ export async function getAppOfGame(db: Sql, gameIndex: number, appid: string): P
 /** An API key as the admin API shows it: never the key itself. */
 export interface ApiKeyView {
   keyId: string;
+  /** What the key is for, as given when it was issued, or null. */
+  name: string | null;
   gameIndex: number;
   scopes: ApiScope[];
   createdAt: string;
@@ -148,6 +150,7 @@ export interface ApiKeyView {
 
 type KeyRow = {
   key_id: string;
+  name: string | null;
   game_index: number;
   scopes: ApiScope[];
   created_at: Date;
@@ -158,6 +161,7 @@ type KeyRow = {
 function keyView(r: KeyRow): ApiKeyView {
   return {
     keyId: r.key_id,
+    name: r.name,
     gameIndex: r.game_index,
     scopes: r.scopes,
     createdAt: iso(r.created_at)!,
@@ -166,7 +170,7 @@ function keyView(r: KeyRow): ApiKeyView {
   };
 }
 
-const KEY_COLUMNS = "key_id, game_index, scopes, created_at, last_used_at, revoked_at";
+const KEY_COLUMNS = "key_id, name, game_index, scopes, created_at, last_used_at, revoked_at";
 
 /** Lists a game's API keys, newest first; `revoked` false hides revoked keys. */
 export async function listApiKeys(

@@ -44,15 +44,24 @@ const postKey = createRoute({
   method: "post",
   path: "/admin/v1/games/{gameIndex}/api-keys",
   tags: ["admin"],
-  summary: "Issue a scoped API key (shown once)",
+  summary: "Issue a scoped API key (shown once), optionally named",
   request: {
     params: GameIndexParam,
     body: jsonBody(
-      z.object({ scopes: z.array(z.enum(API_SCOPES)).min(1).transform((s) => [...new Set(s)]) }),
+      z.object({
+        scopes: z.array(z.enum(API_SCOPES)).min(1).transform((s) => [...new Set(s)]),
+        name: z.string().trim().min(1).max(100).optional().openapi({
+          description: "What the key is for, shown in lists (never secret)",
+          example: "game server eu-1",
+        }),
+      }),
     ),
   },
   responses: {
-    201: jsonResponse(z.object({ keyId: z.string(), apiKey: z.string() }), "created"),
+    201: jsonResponse(
+      z.object({ keyId: z.string(), apiKey: z.string(), name: z.string().nullable() }),
+      "created",
+    ),
   },
 });
 
@@ -83,9 +92,11 @@ export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
     const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     await requireGame(s.db, gameIndex);
+    const { scopes, name } = c.req.valid("json");
     const key = await createApiKey(s.db, s.signingKey, {
       gameIndex,
-      scopes: c.req.valid("json").scopes,
+      scopes,
+      name,
       nowMs: s.clock.now(),
     });
     return c.json(key, 201) as JsonResponse;
