@@ -59,7 +59,8 @@ Deno.test("a transaction callback verifies with standardwebhooks and the game's 
   assert.equal(sink.got.length, 1);
   const { raw, headers } = sink.got[0];
   assert.equal(headers["webhook-id"], `tx_${requestId}`);
-  assert.match(headers["webhook-signature"], /^v1,[A-Za-z0-9+/]+=*$/);
+  // The rotation just now: the new secret signs, and the one made with the game in its grace.
+  assert.match(headers["webhook-signature"], /^v1,[A-Za-z0-9+/]+=* v1,[A-Za-z0-9+/]+=*$/);
   const payload = new Webhook(secret).verify(raw, headers) as Record<string, string>;
   assert.equal(payload.requestId, requestId);
   assert.equal(payload.txStatus, "SUCCESS");
@@ -100,7 +101,7 @@ Deno.test("after a rotation both secrets sign until the grace period ends", asyn
   const { clock, services } = await testEnv();
   const t = await seedTenant("rotating game");
   const first = await rotate(t.gameIndex);
-  assert.equal(first.previousValidUntil, null);
+  assert.notEqual(first.previousValidUntil, null, "the secret made with the game is replaced");
   const second = await rotate(t.gameIndex);
   assert.notEqual(second.secret, first.secret);
   const graceMs = services.config.WEBHOOK_ROTATION_GRACE_SECONDS * 1000;
@@ -121,6 +122,76 @@ Deno.test("after a rotation both secrets sign until the grace period ends", asyn
   assert.equal(later.headers["webhook-signature"].split(" ").length, 1);
   assert.throws(() => new Webhook(first.secret).verify(later.raw, later.headers));
   new Webhook(second.secret).verify(later.raw, later.headers);
+});
+
+Deno.test("a new game's secret is shown once at creation and signs its callbacks from the start", async () => {
+  const { services } = await testEnv();
+  const name = `secret from the start ${crypto.randomUUID().slice(0, 6)}`;
+  const created = await admin("POST", "/admin/v1/games", { name });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const secret = created.body.webhookSecret as string;
+  rememberSecret(secret);
+  assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  assert.deepEqual(Object.keys(created.body).sort(), ["gameIndex", "name", "webhookSecret"]);
+  const gameIndex = created.body.gameIndex as number;
+
+  // Nothing else answers it: not the game, not the list, not the secret's state.
+  const state = await admin("GET", `/admin/v1/games/${gameIndex}/webhook-secret`);
+  assert.equal(state.status, 200);
+  assert.equal(state.body.exists, true);
+  assert.equal(state.body.previousValidUntil, null);
+  assert.ok(Math.abs(Date.parse(state.body.rotatedAt) - services.clock.now()) < 5000);
+  for (
+    const path of [`/admin/v1/games/${gameIndex}`, "/admin/v1/games?limit=200", state.body]
+  ) {
+    const body = typeof path === "string" ? (await admin("GET", path)).body : path;
+    assert.ok(!JSON.stringify(body).includes(secret.slice(6)), String(path));
+  }
+
+  // The game's first callback verifies with the secret from the creation answer.
+  const app = await admin("POST", `/admin/v1/games/${gameIndex}/apps`, {
+    appid: `app-${crypto.randomUUID().slice(0, 8)}`,
+  });
+  rememberSecret(app.body.clientSecret);
+  await using sink = receiver();
+  const requestId = await dueCallback(gameIndex, app.body.appid, sink.url);
+  assert.equal(sink.got.length, 1);
+  const { raw, headers } = sink.got[0];
+  assert.equal(headers["webhook-signature"].split(" ").length, 1, "one secret signs");
+  const payload = new Webhook(secret).verify(raw, headers) as Record<string, string>;
+  assert.equal(payload.requestId, requestId);
+
+  // Revealing answers the same secret, uncached; the game's secret did not change.
+  const revealed = await admin("POST", `/admin/v1/games/${gameIndex}/webhook-secret/reveal`);
+  assert.equal(revealed.status, 200, JSON.stringify(revealed.body));
+  assert.equal(revealed.body.secret, secret);
+  assert.equal(revealed.headers.get("cache-control"), "no-store");
+  assert.equal(created.headers.get("cache-control"), "no-store");
+  const missing = await admin("POST", "/admin/v1/games/999999999/webhook-secret/reveal");
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.error.code, "GAME_NOT_FOUND");
+});
+
+Deno.test("a game without a secret yet: state says so; reveal makes the one it will sign with", async () => {
+  const { services } = await testEnv();
+  // A game registered before secrets came with games.
+  const [row] = await services.db.query<{ game_index: number }>(
+    "insert into games (name) values ('older game') returning game_index",
+  );
+  const path = `/admin/v1/games/${row.game_index}/webhook-secret`;
+  const before = await admin("GET", path);
+  assert.deepEqual(before.body, {
+    gameIndex: row.game_index,
+    exists: false,
+    rotatedAt: null,
+    previousValidUntil: null,
+  });
+  const revealed = await admin("POST", `${path}/reveal`);
+  rememberSecret(revealed.body.secret);
+  assert.match(revealed.body.secret, /^whsec_/);
+  assert.equal((await admin("GET", path)).body.exists, true);
+  const again = await admin("POST", `${path}/reveal`);
+  assert.equal(again.body.secret, revealed.body.secret);
 });
 
 Deno.test("webhook-secret: unknown game is 404 and the secret is never listed again", async () => {
