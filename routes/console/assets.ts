@@ -62,6 +62,8 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .empty strong{display:block;color:var(--ink);margin-bottom:.3em}
 .pager{display:flex;gap:.6em;align-items:center;margin:-.4em 0 1.2em}
 .addresses{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.15em .5em;align-items:baseline}
+.addresses code{word-break:normal;white-space:nowrap}
+.panel>p:first-child{margin-top:0}
 .net{font-size:.72em;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 .netstate{display:grid;gap:.2em;justify-items:start}
 .small{font-size:.85em}
@@ -120,6 +122,7 @@ form.stack>button{justify-self:start}
   .frame{grid-template-columns:1fr;grid-template-rows:auto 1fr}
   .side{border-right:0;border-bottom:1px solid var(--line);padding:.4em;display:flex;flex-wrap:wrap;gap:.2em;align-self:start}
   .side h2{display:none}
+  .side h2.game-name{display:block;flex-basis:100%;margin:.2em .5em .3em}
   .side a{white-space:nowrap;padding:.3em .6em}
   main{padding:1em}
   .grid2{grid-template-columns:1fr}
@@ -127,6 +130,17 @@ form.stack>button{justify-self:start}
   .tl-row{grid-template-columns:1fr}
   .tl-axis{margin-left:0}
   th,td{padding:.45em .5em}
+  /* Phone width: each row is a card of "column: value" lines, so nothing scrolls sideways. */
+  .tablewrap{overflow-x:visible;background:transparent;border:0}
+  .tablewrap table,.tablewrap tbody,.tablewrap tr,.tablewrap td{display:block;width:100%}
+  .tablewrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+  .tablewrap tr{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.6em;padding:.35em 0}
+  .tablewrap td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:.6em;justify-items:start;border:0;padding:.2em .8em}
+  .tablewrap td::before{content:attr(data-label);color:var(--muted);font-size:.82em;font-weight:600}
+  .tablewrap td[data-label=""]{display:block}
+  .tablewrap td[data-label=""]::before{content:none}
+  .tablewrap td:empty{display:none}
+  .addresses code{white-space:normal;word-break:break-all}
 }
 `;
 

@@ -155,8 +155,9 @@ export function Table(props: {
           <tr>{props.columns.map(([h]) => <th scope="col">{h}</th>)}</tr>
         </thead>
         <tbody>
-          {props.rows.map((row) => <tr>{props.columns.map(([, cell]) => <td>{cell(row)}</td>)}
-          </tr>)}
+          {props.rows.map((row) => (
+            <tr>{props.columns.map(([h, cell]) => <td data-label={h}>{cell(row)}</td>)}</tr>
+          ))}
         </tbody>
       </table>
     </div>

@@ -23,18 +23,19 @@ interface Wallet {
   xpla: (NetworkState & { sequence: string; active: boolean }) | null;
 }
 
-/** A decimal amount with grouped thousands and at most six decimals (the exact one as a title). */
+/**
+ * A decimal amount with grouped thousands and at most six decimals ("≈" when cut, "< 0.000001"
+ * for dust); the exact amount is its title.
+ */
 export function amountText(decimal: string, unit: string): Child {
   const [whole, fraction = ""] = decimal.split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   const shown = fraction.slice(0, 6).replace(/0+$/, "");
   const cut = fraction.replace(/0+$/, "").length > 6;
-  return (
-    <span class="amount" title={`${decimal} ${unit}`}>
-      {cut ? "≈ " : ""}
-      {shown ? `${grouped}.${shown}` : grouped} {unit}
-    </span>
-  );
+  const text = cut && !shown && /^0*$/.test(whole)
+    ? `< 0.000001 ${unit}`
+    : `${cut ? "≈ " : ""}${shown ? `${grouped}.${shown}` : grouped} ${unit}`;
+  return <span class="amount" title={`${decimal} ${unit}`}>{text}</span>;
 }
 
 /**

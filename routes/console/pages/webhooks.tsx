@@ -52,7 +52,7 @@ async function webhooksPage(
         {state.exists
           ? (
             <p>
-              Made or last rotated {when(state.rotatedAt)}.
+              Created or last rotated {when(state.rotatedAt)}.
               {state.previousValidUntil && (
                 <>
                   {" "}The previous secret also signs until {when(state.previousValidUntil)}.

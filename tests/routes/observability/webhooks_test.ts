@@ -6,26 +6,8 @@
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { admin, callJson, rememberSecret, seedTenant, testEnv } from "../../harness.ts";
-import { chainTrackerJob } from "../../../lib/chain/tracker.ts";
+import { dueCallback, receiver } from "./webhook_fixture.ts";
 import { koreanMobile } from "../otp/fixture.ts";
-
-interface Delivery {
-  raw: string;
-  headers: Record<string, string>;
-}
-
-function receiver() {
-  const got: Delivery[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    got.push({ raw: await req.text(), headers: Object.fromEntries(req.headers) });
-    return new Response(null, { status: 204 });
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}/hook`,
-    got,
-    [Symbol.asyncDispose]: () => server.shutdown(),
-  };
-}
 
 async function rotate(gameIndex: number) {
   const r = await admin("POST", `/admin/v1/games/${gameIndex}/webhook-secret`);
@@ -33,22 +15,6 @@ async function rotate(gameIndex: number) {
   assert.match(r.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
   rememberSecret(r.body.secret);
   return r.body as { secret: string; previousValidUntil: string | null };
-}
-
-async function dueCallback(gameIndex: number, appid: string, url: string) {
-  const { services } = await testEnv();
-  const requestId = crypto.randomUUID();
-  const now = new Date(services.clock.now());
-  await services.db.query(
-    `insert into chain_txs (request_id, appid, game_index, network, chain_id, player_id, tx_type,
-       status, from_address, contract, tx_hash, request_params, callback_url, callback_state,
-       callback_next_at, created_at, updated_at)
-     values ($1, $2, $3, 'polygon', 31337, '7', 'MINT', 'SUCCESS', '0x01', '0x02', $4, '{}', $5,
-       'due', $6, $6, $6)`,
-    [requestId, appid, gameIndex, `0x${requestId.replaceAll("-", "")}`, url, now],
-  );
-  await chainTrackerJob.run(services, services.clock.now());
-  return requestId;
 }
 
 Deno.test("a transaction callback verifies with standardwebhooks and the game's secret", async () => {
