@@ -4,18 +4,11 @@ import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import { STATUS_NAME } from "../push/campaign_rules.ts";
 import type { PushTask } from "../push/schedule.ts";
+import { type OtpTopic, TOPIC_COLUMNS, topicOfRow, type TopicRow } from "../otp/topics.ts";
 import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
 
-/** An OTP topic as the admin API shows it. */
-export interface TopicView {
-  gameIndex: number;
-  topic: string;
-  serviceName: string;
-  mode: string;
-  callbackUrl: string | null;
-  expirySeconds: number;
-  timeZone: string;
-  codeLength: number;
+/** An OTP topic as the admin API shows it: its settings and when they last changed. */
+export interface TopicView extends OtpTopic {
   updatedAt: string;
 }
 
@@ -26,33 +19,15 @@ export async function listTopics(
   q: PageRequest,
 ): Promise<Page<TopicView>> {
   return await keysetPage(db, {
-    select: `game_index, topic, service_name, mode, callback_url, expiry_seconds, time_zone,
-        code_length, updated_at`,
+    select: `${TOPIC_COLUMNS}, updated_at`,
     from: "otp_topics",
     where: "game_index = $1",
     params: [gameIndex],
     order: { time: "created_at", key: "topic" },
     page: q,
     gameIndex,
-    map: (r: {
-      game_index: number;
-      topic: string;
-      service_name: string;
-      mode: string;
-      callback_url: string | null;
-      expiry_seconds: number;
-      time_zone: string;
-      code_length: number;
-      updated_at: Date;
-    }) => ({
-      gameIndex: r.game_index,
-      topic: r.topic,
-      serviceName: r.service_name,
-      mode: r.mode,
-      callbackUrl: r.callback_url,
-      expirySeconds: r.expiry_seconds,
-      timeZone: r.time_zone,
-      codeLength: r.code_length,
+    map: (r: TopicRow & { updated_at: Date }) => ({
+      ...topicOfRow(r),
       updatedAt: iso(r.updated_at)!,
     }),
   });

@@ -13,6 +13,33 @@ function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** A push campaign of the tenant's app: three slices per zone, three days from now, KR/US/GB. */
+function weekendCampaign(t: { gameIndex: number; appid: string }) {
+  return {
+    company: "com2us",
+    companyIndex: 7,
+    description: "Weekend event",
+    notice: false,
+    type: "B",
+    registrant: { id: "op-1", name: "Operator" },
+    reservation: {
+      localizing: true,
+      startDate: isoDay(3),
+      endDate: isoDay(3),
+      time: "10:00",
+      repeat: false,
+    },
+    distribution: { enable: true, interval: 30, count: 3 },
+    continents: [],
+    countries: ["KR", "US", "GB"],
+    game: { gameindex: t.gameIndex, apps: [{ appindex: 1, appid: t.appid }] },
+    defaultLanguage: "en",
+    notification: {
+      en: { android: { title: "Hi", message: "Event" }, ios: { title: "Hi", message: "Event" } },
+    },
+  };
+}
+
 Deno.test({ name: "a wrong admin token is refused", ...RIG_TEST }, async () => {
   const r = await rig();
   const context = await r.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -184,29 +211,7 @@ Deno.test({ name: "push: a campaign's tasks drawn per time zone", ...RIG_TEST },
   const { apiKey } = await t.apiKey(["push"]);
   const campaign = await callJson("POST", "/push/campaigns", {
     headers: { authorization: `Bearer ${apiKey}` },
-    json: {
-      company: "com2us",
-      companyIndex: 7,
-      description: "Weekend event",
-      notice: false,
-      type: "B",
-      registrant: { id: "op-1", name: "Operator" },
-      reservation: {
-        localizing: true,
-        startDate: isoDay(3),
-        endDate: isoDay(3),
-        time: "10:00",
-        repeat: false,
-      },
-      distribution: { enable: true, interval: 30, count: 3 },
-      continents: [],
-      countries: ["KR", "US", "GB"],
-      game: { gameindex: t.gameIndex, apps: [{ appindex: 1, appid: t.appid }] },
-      defaultLanguage: "en",
-      notification: {
-        en: { android: { title: "Hi", message: "Event" }, ios: { title: "Hi", message: "Event" } },
-      },
-    },
+    json: weekendCampaign(t),
   });
   assert.ok(campaign.status < 300, JSON.stringify(campaign.body));
   const { context, page, base } = await signedIn();
@@ -342,29 +347,7 @@ async function busyGame() {
   assert.ok(device.status < 300, JSON.stringify(device.body));
   const campaign = await callJson("POST", "/push/campaigns", {
     headers: { authorization: `Bearer ${apiKey}` },
-    json: {
-      company: "com2us",
-      companyIndex: 7,
-      description: "Weekend event",
-      notice: false,
-      type: "B",
-      registrant: { id: "op-1", name: "Operator" },
-      reservation: {
-        localizing: true,
-        startDate: isoDay(3),
-        endDate: isoDay(3),
-        time: "10:00",
-        repeat: false,
-      },
-      distribution: { enable: true, interval: 30, count: 3 },
-      continents: [],
-      countries: ["KR", "US", "GB"],
-      game: { gameindex: t.gameIndex, apps: [{ appindex: 1, appid: t.appid }] },
-      defaultLanguage: "en",
-      notification: {
-        en: { android: { title: "Hi", message: "Event" }, ios: { title: "Hi", message: "Event" } },
-      },
-    },
+    json: weekendCampaign(t),
   });
   assert.ok(campaign.status < 300, JSON.stringify(campaign.body));
   const campaigns = await admin("GET", `/admin/v1/games/${t.gameIndex}/push/campaigns`);

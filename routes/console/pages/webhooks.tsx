@@ -11,6 +11,12 @@ import { type Console, consoleOf } from "../render.tsx";
 import { Csrf, gamePath, plural, SecretOnce, when, whenText } from "../layout.tsx";
 import { gameOf } from "./params.ts";
 
+/** What the admin API answers with a secret. */
+interface Revealed {
+  secret: string;
+  previousValidUntil: string | null;
+}
+
 interface Shown {
   title: string;
   secret: string;
@@ -99,46 +105,60 @@ const event = wh.verify(await request.text(), Object.fromEntries(request.headers
   );
 }
 
+/**
+ * A console action on the secret: calls the admin API (`path` under the game's webhook-secret),
+ * logs it, and shows the page with the secret it answered, described by `shown`.
+ */
+function secretAction(
+  app: Hono<ConsoleEnv>,
+  root: RootApp,
+  action: {
+    route: string;
+    path: string;
+    log: string;
+    shown: (body: Revealed) => Omit<Shown, "secret">;
+  },
+) {
+  app.post(action.route, async (c) => {
+    const k = consoleOf(c, root);
+    const g = gameOf(c);
+    const graceSeconds = c.get("services").config.WEBHOOK_ROTATION_GRACE_SECONDS;
+    const r = await k.api.call("POST", `/admin/v1/games/${g}/webhook-secret${action.path}`);
+    if (!r.ok) return webhooksPage(k, g, { graceSeconds, error: r.message });
+    k.log(action.log, { gameIndex: g });
+    return webhooksPage(k, g, {
+      graceSeconds,
+      shown: { ...action.shown(r.body), secret: r.body.secret },
+    });
+  });
+}
+
 /** Registers the webhooks page. */
 export function registerWebhookPages(app: Hono<ConsoleEnv>, root: RootApp) {
   app.get("/console/g/:g/webhooks", (c) =>
     webhooksPage(consoleOf(c, root), gameOf(c), {
       graceSeconds: c.get("services").config.WEBHOOK_ROTATION_GRACE_SECONDS,
     }));
-  app.post("/console/g/:g/webhooks/reveal", async (c) => {
-    const k = consoleOf(c, root);
-    const g = gameOf(c);
-    const graceSeconds = c.get("services").config.WEBHOOK_ROTATION_GRACE_SECONDS;
-    const r = await k.api.call("POST", `/admin/v1/games/${g}/webhook-secret/reveal`);
-    if (!r.ok) return webhooksPage(k, g, { graceSeconds, error: r.message });
-    k.log("revealed webhook secret", { gameIndex: g });
-    return webhooksPage(k, g, {
-      graceSeconds,
-      shown: {
-        title: "Signing secret",
-        secret: r.body.secret,
-        note: "Shown on request, and the reveal is logged. It stays off the page once you leave.",
-      },
-    });
+  secretAction(app, root, {
+    route: "/console/g/:g/webhooks/reveal",
+    path: "/reveal",
+    log: "revealed webhook secret",
+    shown: () => ({
+      title: "Signing secret",
+      note: "Shown on request, and the reveal is logged. It stays off the page once you leave.",
+    }),
   });
-  app.post("/console/g/:g/webhooks/rotate", async (c) => {
-    const k = consoleOf(c, root);
-    const g = gameOf(c);
-    const graceSeconds = c.get("services").config.WEBHOOK_ROTATION_GRACE_SECONDS;
-    const r = await k.api.call("POST", `/admin/v1/games/${g}/webhook-secret`);
-    if (!r.ok) return webhooksPage(k, g, { graceSeconds, error: r.message });
-    k.log("rotated webhook secret", { gameIndex: g });
-    return webhooksPage(k, g, {
-      graceSeconds,
-      shown: {
-        title: "New signing secret",
-        secret: r.body.secret,
-        note: r.body.previousValidUntil
-          ? `Copy it now: it is shown only this once. The previous secret also signs until ${
-            whenText(r.body.previousValidUntil)
-          }; switch your receivers before then.`
-          : "Copy it now: it is shown only this once.",
-      },
-    });
+  secretAction(app, root, {
+    route: "/console/g/:g/webhooks/rotate",
+    path: "",
+    log: "rotated webhook secret",
+    shown: (body) => ({
+      title: "New signing secret",
+      note: body.previousValidUntil
+        ? `Copy it now: it is shown only this once. The previous secret also signs until ${
+          whenText(body.previousValidUntil)
+        }; switch your receivers before then.`
+        : "Copy it now: it is shown only this once.",
+    }),
   });
 }
