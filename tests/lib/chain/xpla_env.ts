@@ -38,6 +38,8 @@ export function xplaEnv(): Promise<XplaEnv> {
       lcdUrl: lcd.url,
       chainId: lcd.chainId,
       timeoutMs: 5_000,
+      timeoutBlocks: env.services.config.XPLA_TIMEOUT_BLOCKS,
+      observer: { log: env.services.log, metrics: env.services.metrics },
     });
     return { ...env, lcd };
   })();
