@@ -21,7 +21,6 @@ import { base64 } from "@scure/base";
 import { AuthInfo, TxBody, TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
-import type { PendingRow } from "../tracker.ts";
 import { withSendLock } from "../send_lock.ts";
 import { txRecordsChanged } from "../tx_list_cache.ts";
 import {
@@ -37,6 +36,16 @@ import { attemptStatement, loadAttempts, type XplaAttempt } from "./attempts.ts"
 import { xplaToHex } from "./keys.ts";
 import { cosmosTxHash, encodeSignDoc, encodeTxRaw, XPLA_DENOM } from "./tx.ts";
 
+/** What the tracker passes of a PENDING request (the fields of its scan this module reads). */
+export interface PendingXplaRow {
+  request_id: string;
+  tx_hash: string;
+  sent_at: Date | null;
+  updated_at: Date;
+  from_address: string;
+  contract: string;
+}
+
 /** A settled XPLA request: its status, the hash that decided it and, when FAILED, why. */
 export interface XplaOutcome {
   status: "SUCCESS" | "FAILED";
@@ -48,7 +57,7 @@ export interface XplaOutcome {
 export async function xplaOutcome(
   s: Services,
   chain: XplaChain,
-  row: PendingRow,
+  row: PendingXplaRow,
   nowMs: number,
 ): Promise<XplaOutcome | null> {
   const { attempts, recordNonce, gameIndex } = await loadAttempts(s.db, row.request_id);
@@ -96,7 +105,7 @@ export async function xplaOutcome(
   return null;
 }
 
-function judge(tx: TxResponse, row: PendingRow, hash: string): XplaOutcome {
+function judge(tx: TxResponse, row: PendingXplaRow, hash: string): XplaOutcome {
   if (tx.code !== 0) {
     return {
       status: "FAILED",
@@ -121,7 +130,7 @@ function judge(tx: TxResponse, row: PendingRow, hash: string): XplaOutcome {
  * keeps it (it may have arrived).
  */
 async function resign(s: Services, chain: XplaChain, r: {
-  row: PendingRow;
+  row: PendingXplaRow;
   latest: XplaAttempt;
   height: bigint;
   gameIndex: number;
@@ -208,7 +217,7 @@ function feeOf(authInfoBytes: Uint8Array): bigint {
     .reduce((sum, c) => sum + BigInt(c.amount), 0n);
 }
 
-function isRequested(tx: TxResponse, row: PendingRow): boolean {
+function isRequested(tx: TxResponse, row: PendingXplaRow): boolean {
   const messages = tx.tx?.body?.messages ?? [];
   if (messages.length === 0) return false;
   const from = row.from_address.toLowerCase();
