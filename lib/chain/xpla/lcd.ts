@@ -40,6 +40,8 @@ export interface XplaChain {
   endpoints: LcdEndpoint[];
   /** Waits between rounds over the endpoints (injectable for tests). */
   sleep(ms: number): Promise<void>;
+  /** The time endpoint rests are measured in (epoch ms; injectable for tests). */
+  now(): number;
 }
 
 /** Mainnet's minimum gas price in axpla (the chain registry's fixed minimum). */
@@ -76,6 +78,7 @@ export function createXplaChain(o: {
   /** Reports each LCD call (host, duration, outcome) to the log and metrics. */
   observer?: OutboundObserver;
   sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }): XplaChain {
   const urls = (o.lcdUrls ?? parseLcdUrls(o.lcdUrl ?? "")).map((u) => u.replace(/\/+$/, ""));
   if (urls.length === 0) throw new Error("createXplaChain needs at least one LCD URL");
@@ -92,6 +95,7 @@ export function createXplaChain(o: {
     fetch: o.observer ? observedFetch(o.observer, "xpla-lcd", inner) : inner,
     endpoints: urls.map((url) => ({ url, failures: 0, restUntil: 0 })),
     sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    now: o.now ?? Date.now,
   };
 }
 
@@ -187,14 +191,14 @@ export async function lcdCall<T>(
   let reason = "unreachable";
   for (let round = 0; round < ROUNDS; round++) {
     if (round > 0) {
-      const soonest = Math.min(...chain.endpoints.map((e) => e.restUntil)) - Date.now();
+      const soonest = Math.min(...chain.endpoints.map((e) => e.restUntil)) - chain.now();
       await chain.sleep(Math.min(Math.max(soonest, 50), ROUND_PAUSE_MAX_MS));
     }
-    for (const endpoint of endpointOrder(chain, Date.now())) {
+    for (const endpoint of endpointOrder(chain, chain.now())) {
       const got = await attempt(chain, endpoint, path, body);
       if (!got.ok) {
         reason = got.reason;
-        rest(endpoint, Date.now(), got.retryAfterMs);
+        rest(endpoint, chain.now(), got.retryAfterMs);
         continue;
       }
       endpoint.failures = 0;

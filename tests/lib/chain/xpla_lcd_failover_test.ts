@@ -111,6 +111,7 @@ Deno.test({
     const { lcd, services } = await xplaEnv();
     const proxy = flakyLcd(lcd.url);
     const lcdHost = new URL(lcd.url).host;
+    const frozen = Date.now();
     const chainOf = (urls: string[], timeoutMs = 300): XplaChain =>
       createXplaChain({
         lcdUrls: urls,
@@ -118,6 +119,8 @@ Deno.test({
         timeoutMs,
         observer: { log: services.log, metrics: services.metrics },
         sleep: () => Promise.resolve(),
+        // Time stands still for the rests: an endpoint that failed stays resting in this test.
+        now: () => frozen,
       });
     try {
       const { address, bytes } = await signedSend(lcd);
@@ -129,7 +132,7 @@ Deno.test({
       const okBefore = await outboundCount(lcdHost, "ok");
       assert.equal((await getAccount(chain, address))?.address, address);
       assert.equal(proxy.hits.length, 1);
-      assert.ok(chain.endpoints[0].restUntil > Date.now());
+      assert.ok(chain.endpoints[0].restUntil > frozen);
       assert.ok(Number(await latestHeight(chain)) >= 1);
       assert.equal(proxy.hits.length, 1, "a resting endpoint is tried after the others");
       const sent = await broadcast(chain, bytes);
@@ -145,9 +148,7 @@ Deno.test({
       // Hanging: the per-request timeout ends the attempt and the other endpoint answers.
       proxy.set("hang");
       chain = chainOf([proxy.url, lcd.url]);
-      const started = performance.now();
       assert.equal((await getAccount(chain, address))?.address, address);
-      assert.ok(performance.now() - started < 5_000);
       assert.equal(outboundLines(proxy.host).at(-1)!.outcome, "timeout");
       assert.equal(await outboundCount(proxy.host, "timeout"), 1);
 
@@ -155,7 +156,7 @@ Deno.test({
       proxy.set("429");
       chain = chainOf([proxy.url, lcd.url]);
       await getAccount(chain, address);
-      assert.ok(chain.endpoints[0].restUntil - Date.now() > 1_500);
+      assert.ok(chain.endpoints[0].restUntil - frozen >= 2_000);
       assert.equal(await outboundCount(proxy.host, "http_429"), 1);
 
       // A gateway error (unknown account: 404 with a gRPC code) is the node's answer.
