@@ -5,17 +5,6 @@
  * host only). Through HTTP, a mint with one of two LCDs hanging is answered and settled.
  */
 import assert from "node:assert/strict";
-import { generatePrivateKey } from "viem/accounts";
-import {
-  AuthInfo as XAuthInfo,
-  Fee as XFee,
-  MsgSend,
-  RawKey,
-  SignMode,
-  Tx as XTx,
-  TxBody as XTxBody,
-} from "@xpla/xpla.js";
-import type { LocalLcd } from "../../../dev/xpla_lcd/server.ts";
 import { DomainError } from "../../../lib/errors.ts";
 import {
   broadcast,
@@ -25,28 +14,15 @@ import {
   type XplaChain,
 } from "../../../lib/chain/xpla/lcd.ts";
 import { ADMIN_TOKEN, call, callJson, capturedLogs, rememberSecret } from "../../harness.ts";
-import { settleXpla, XPLA, xplaEnv, xplaNftTenant, xplaTestOptions } from "./xpla_env.ts";
-
-/** A funded account and a bank send it signed (xpla.js), not yet broadcast. */
-async function signedSend(lcd: LocalLcd) {
-  const key = new RawKey(Buffer.from(generatePrivateKey().slice(2), "hex"));
-  const acc = lcd.fund(key.accAddress, 10n * XPLA);
-  const fee = new XFee(200_000, { axpla: (200_000n * 850_000_000_000n).toString() });
-  const tx = await key.signTx(
-    new XTx(
-      new XTxBody([new MsgSend(key.accAddress, key.accAddress, { axpla: "1" })]),
-      new XAuthInfo([], fee),
-      [],
-    ),
-    {
-      chainID: lcd.chainId,
-      accountNumber: acc.accountNumber,
-      sequence: acc.checkSequence,
-      signMode: SignMode.SIGN_MODE_DIRECT,
-    },
-  );
-  return { address: key.accAddress, bytes: tx.toBytes() };
-}
+import {
+  settleXpla,
+  signSendWithXplaJs,
+  XPLA,
+  xplaEnv,
+  xplaNftTenant,
+  xplaTestOptions,
+  xplaWallet,
+} from "./xpla_env.ts";
 
 type Mode = "pass" | "503" | "429" | "hang";
 
@@ -123,7 +99,10 @@ Deno.test({
         now: () => frozen,
       });
     try {
-      const { address, bytes } = await signedSend(lcd);
+      // A funded account (key held by the test only) and a bank send it signed, not yet broadcast.
+      const sender = await xplaWallet(0, { kms: false, fund: 10n * XPLA });
+      const address = sender.address;
+      const bytes = await signSendWithXplaJs(sender, address, 1n);
       rememberSecret(address);
 
       // 503: the call goes on to the next endpoint; the first rests, so the next call skips it.
