@@ -54,14 +54,20 @@ export interface Normalized {
   chars: Int32Array;
   start: Int32Array;
   end: Int32Array;
-  /** Per position: F_SEP and F_JOIN bits. */
+  /** Per position: F_SEP and F_JOIN bits, and the count of mask characters before it. */
   flags: Uint8Array;
+  /** Positions preceded by mask characters inside a word ("f*ck"); 0 when none. */
+  wild: number;
 }
 
 /** Flag: a word boundary precedes this position (separator, text start or script change). */
 export const F_SEP = 1;
 /** Flag: whitespace between single letters was joined right before this position ("f u c k"). */
 export const F_JOIN = 2;
+/** Flags >> WILD_SHIFT: how many mask characters stood right before this letter ("sh*t"). */
+export const WILD_SHIFT = 2;
+// Characters that stand for hidden letters inside a word (f*ck, sh#t, a__hole, b-tch).
+const MASK_CP = new Set([0x2a, 0x23, 0x5f, 0x25, 0x2d]);
 
 // Scratch buffers reused across calls (normalisation is synchronous).
 let cap = 0;
@@ -76,6 +82,7 @@ let alt: Normalized = emptyNormalized(0);
 function emptyNormalized(n: number): Normalized {
   return {
     length: 0,
+    wild: 0,
     chars: new Int32Array(n),
     start: new Int32Array(n),
     end: new Int32Array(n),
@@ -158,7 +165,10 @@ export function normalizeText(text: string): Normalized {
           let kk = entry!.kinds[k];
           if (kk === K_DIGIT || kk === K_LEET) leet = true;
           if (kk === K_MARK) {
-            if (m > 0 && itKind[m - 1] === K_LATIN) continue;
+            if (m > 0 && itKind[m - 1] === K_LATIN) {
+              itEnd[m - 1] = i + w;
+              continue;
+            }
             kk = K_OTHER;
           }
           itKind[m] = kk;
@@ -167,7 +177,9 @@ export function normalizeText(text: string): Normalized {
           itEnd[m++] = i + w;
         }
       } else if (kind === K_MARK && m > 0 && itKind[m - 1] === K_LATIN) {
-        // A combining mark typed after a Latin letter: the diacritic is dropped.
+        // A combining mark typed after a Latin letter: the diacritic is dropped, and the letter's
+        // span covers it, so a mask of the letter masks the mark too.
+        itEnd[m - 1] = i + w;
       } else if (kind === T_IGNORE) {
         // Variation selectors and skin tones belong to the character before them: a mask of
         // that character covers them too.
@@ -314,6 +326,7 @@ function emit(m: number): Normalized {
   let tokLast = -1;
   let pending = F_SEP; // flags for the next output position
   let lastKind = 0;
+  let wild = 0;
   let i = 0;
   while (i < m) {
     const k = itKind[i];
@@ -338,13 +351,22 @@ function emit(m: number): Normalized {
     // A run of separators (skipped filler inside it is ignored).
     let j = i;
     let hasSpace = false;
+    let masks = 0;
     while (j < m) {
       const kj = itKind[j];
       if (kj === K_SPACE) hasSpace = true;
       else if (kj !== K_PUNCT && kj !== K_SKIP) break;
+      else if (kj === K_PUNCT && MASK_CP.has(itCp[j])) masks++;
       j++;
     }
     pending = F_SEP;
+    // Only mask characters between two Latin letters: they may stand for hidden letters.
+    if (
+      !hasSpace && masks === j - i && lastKind === K_LATIN && j < m && itKind[j] === K_LATIN
+    ) {
+      pending |= Math.min(masks, 7) << WILD_SHIFT;
+      wild++;
+    }
     if (hasSpace) {
       // Words of two or more characters on both sides stay apart; a single character joins,
       // and so do letters of scripts written without spaces (巨 乳, ค ว ย).
@@ -362,6 +384,7 @@ function emit(m: number): Normalized {
     i = j;
   }
   out.length = len;
+  out.wild = wild;
   return out;
 }
 
@@ -400,13 +423,109 @@ export function collapseRepeats(n: Normalized, keep: 1 | 2, text: string): Norma
     i = j;
   }
   alt.length = len;
+  alt.wild = 0;
   return alt;
+}
+
+/**
+ * The text with every word whose letters are all typed twice or more ("ffuucckk", "aassss")
+ * read with each run halved ("fuck", "ass"); spans cover the whole run. Null when no word of
+ * four or more letters is doubled throughout. Shares scratch space with normalizeText.
+ */
+export function halveDoubled(n: Normalized, text: string): Normalized | null {
+  const chars = n.chars;
+  const same = (a: number, b: number) =>
+    chars[a] === chars[b] && n.start[a] !== n.start[b] &&
+    (text.charCodeAt(n.start[a]) | 0x20) === (text.charCodeAt(n.start[b]) | 0x20);
+  let len = 0;
+  let any = false;
+  for (let t = 0; t < n.length;) {
+    if (chars[t] === 0x20) {
+      copyItem(n, t, len++);
+      t++;
+      continue;
+    }
+    let e = t;
+    while (e < n.length && chars[e] !== 0x20) e++;
+    // Doubled throughout: every run of the same letter is two or more long, at least two runs.
+    let doubled = e - t >= 4;
+    for (let i = t; i < e && doubled;) {
+      let j = i + 1;
+      while (j < e && same(j, i)) j++;
+      if (j - i < 2) doubled = false;
+      i = j;
+    }
+    if (!doubled) {
+      for (let i = t; i < e; i++) copyItem(n, i, len++);
+    } else {
+      any = true;
+      for (let i = t; i < e;) {
+        let j = i + 1;
+        while (j < e && same(j, i)) j++;
+        const take = (j - i + 1) >> 1;
+        for (let k = 0; k < take; k++) {
+          copyItem(n, i + k, len);
+          if (k === take - 1) alt.end[len] = n.end[j - 1];
+          len++;
+        }
+        i = j;
+      }
+    }
+    t = e;
+  }
+  if (!any) return null;
+  alt.length = len;
+  alt.wild = 0;
+  return alt;
+}
+
+/**
+ * The text with every word made only of digits that read as letters, three or more long, read
+ * as letters ("455" -> "ass", "80085" -> "boobs"); null when there is none. Digits inside words
+ * with letters are read by the leetspeak rule already. Shares scratch space with normalizeText.
+ */
+export function readDigitWords(n: Normalized): Normalized | null {
+  const chars = n.chars;
+  let any = false;
+  for (let t = 0; t < n.length;) {
+    let e = t;
+    while (e < n.length && chars[e] !== 0x20) e++;
+    let digits = e - t >= 3;
+    for (let i = t; i < e && digits; i++) {
+      digits = chars[i] >= 0x30 && chars[i] <= 0x39 && LEET[chars[i]] !== undefined;
+    }
+    if (digits) {
+      if (!any) {
+        for (let i = 0; i < n.length; i++) copyItem(n, i, i);
+        any = true;
+      }
+      for (let i = t; i < e; i++) alt.chars[i] = LEET[chars[i]];
+    }
+    t = e + 1;
+  }
+  if (!any) return null;
+  alt.length = n.length;
+  alt.wild = 0;
+  return alt;
+}
+
+/** The scratch buffer variants are written to (valid until the next normalisation call). */
+export function variantBuffer(): Normalized {
+  return alt;
+}
+
+function copyItem(n: Normalized, from: number, to: number) {
+  alt.chars[to] = n.chars[from];
+  alt.start[to] = n.start[from];
+  alt.end[to] = n.end[from];
+  alt.flags[to] = n.flags[from];
 }
 
 /** A private copy of a normalisation result. */
 export function copyNormalized(n: Normalized): Normalized {
   return {
     length: n.length,
+    wild: n.wild,
     chars: n.chars.slice(0, n.length),
     start: n.start.slice(0, n.length),
     end: n.end.slice(0, n.length),
