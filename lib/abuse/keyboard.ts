@@ -5,7 +5,7 @@
  * valid final) is read as those syllables; words that do not compose (most English words start
  * with a vowel key, or run two vowels or three consonants together) are left alone.
  */
-import { type Normalized, variantBuffer } from "./normalize.ts";
+import { F_SEP, type Normalized, variantBuffer } from "./normalize.ts";
 
 // Key -> compatibility jamo; shifted keys give the tense consonants and ㅒ ㅖ.
 const KEY = new Int32Array(128);
@@ -59,9 +59,9 @@ export function keyboardHangul(n: Normalized, text: string): Normalized | null {
     while (
       e < n.length && n.end[e] - n.start[e] === 1 && isAsciiLetter(text.charCodeAt(n.start[e]))
     ) e++;
-    if (
-      e - t >= 2 && (e === n.length || n.chars[e] === 0x20) && (t === 0 || n.chars[t - 1] === 0x20)
-    ) {
+    const starts = t === 0 || n.chars[t - 1] === 0x20 || (n.flags[t] & F_SEP) !== 0;
+    const ends = e === n.length || n.chars[e] === 0x20 || (n.flags[e] & F_SEP) !== 0;
+    if (e - t >= 2 && starts && ends) {
       const start = len;
       const next = compose(n, text, t, e, out, len + (len > 0 ? 1 : 0));
       if (next >= 0) {
@@ -69,7 +69,7 @@ export function keyboardHangul(n: Normalized, text: string): Normalized | null {
           out.chars[len] = 0x20;
           out.start[len] = n.start[t];
           out.end[len] = n.start[t];
-          out.flags[len] = 1;
+          out.flags[len] = F_SEP;
         }
         len = next;
       } else len = start;
@@ -119,7 +119,7 @@ function compose(n: Normalized, text: string, t: number, e: number, out: Normali
       out.chars[len] = unitJamo[x];
       out.start[len] = unitStart[i];
       out.end[len] = unitEnd[last];
-      out.flags[len++] = x === 0 ? 1 : 0;
+      out.flags[len++] = x === 0 ? F_SEP : 0;
     }
     i = last + 1;
   }

@@ -445,8 +445,13 @@ export function halveDoubled(n: Normalized, text: string): Normalized | null {
       t++;
       continue;
     }
-    let e = t;
-    while (e < n.length && chars[e] !== 0x20) e++;
+    // A word ends at a space or a script change ("야ffuucckk" after a joined syllable).
+    let e = t + 1;
+    while (
+      e < n.length && chars[e] !== 0x20 &&
+      ((n.flags[e] & F_SEP) === 0 ||
+        ((n.flags[e] & F_JOIN) !== 0 && (chars[e] < 0x1100) === (chars[e - 1] < 0x1100)))
+    ) e++;
     // Doubled throughout: every run of the same letter is two or more long, at least two runs.
     let doubled = e - t >= 4;
     for (let i = t; i < e && doubled;) {
