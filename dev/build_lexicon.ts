@@ -234,8 +234,8 @@ function curate(lang: string): Curated {
     const retry = candidates.filter((v) => refused.has(v.text) && v.inside && lang === "en")
       .map((v) => ({ ...v, inside: false, entry: v.text }));
     const refusedWhole = dictionaryCheck(retry, dictionary, normalizedString);
-    for (const v of candidates) if (!refused.has(v.text)) add(v.entry, v.label);
-    for (const v of retry) if (!refusedWhole.has(v.text)) add(v.entry, v.label);
+    for (const v of candidates) if (!refused.has(v.text)) add(v.entry, `${v.label} word variant`);
+    for (const v of retry) if (!refusedWhole.has(v.text)) add(v.entry, `${v.label} word variant`);
   }
   if (lang === "ko") {
     // Initial-consonant abbreviations of the definite words (ㅂㅅ, ㄱㅅㄲ), except the everyday
@@ -244,7 +244,7 @@ function curate(lang: string): Curated {
     for (const { e, label } of bases) {
       if (!/^[\uac00-\ud7a3]{2,4}$/.test(e)) continue;
       const initials = initialsOf(e);
-      if (!benign.has(initials)) add(initials, label);
+      if (!benign.has(initials)) add(initials, `${label} word variant`);
     }
     // Young animals are 새끼 too (강아지 새끼, 새끼 고양이).
     for (const animal of c.youngAnimals ?? []) {

@@ -125,17 +125,21 @@ const K_WORD = 0, K_FRAME = 1, K_AFTER = 2, K_TARGET = 3, K_SUFFIX = 4, K_INTENS
 const CAT_INTENSIFIER = CATEGORIES.indexOf("intensifier");
 const CAT_CUSTOM = CATEGORIES.indexOf("custom");
 
-/** A parsed entry label: "category severity [kind[:gap]]". */
+/**
+ * A parsed entry label: "category severity [kind[:gap]] [variant]"; `variant` marks entries the
+ * lexicon build generated from another (spelling variants, initials), which are not reported as
+ * words where a listed entry covers the same letters.
+ */
 export function parseLabel(
   label: string,
-): { category: number; severity: number; kind: number; gap: number } {
-  const [category, severity, kindSpec = "word"] = label.split(" ");
+): { category: number; severity: number; kind: number; gap: number; variant: boolean } {
+  const [category, severity, kindSpec = "word", origin] = label.split(" ");
   const [kind, gap = "0"] = kindSpec.split(":");
   const c = CATEGORIES.indexOf(category as Category);
   const k = KINDS.indexOf(kind as typeof KINDS[number]);
   const s = Number(severity);
   if (c < 0 || k < 0 || !(s >= 1 && s <= 4)) throw new Error(`bad lexicon label: ${label}`);
-  return { category: c, severity: s, kind: k, gap: Number(gap) };
+  return { category: c, severity: s, kind: k, gap: Number(gap), variant: origin === "variant" };
 }
 
 // One compiled entry: the listed word, its languages, rule bits and label.
@@ -147,8 +151,9 @@ interface Entry {
   severity: number;
   kind: number;
   gap: number;
+  variant: boolean;
 }
-const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8;
+const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8, R_VARIANT = 16;
 
 /** True for code points of scripts written with spaces between words (Latin, Greek, Cyrillic). */
 function isAlphabetic(cp: number): boolean {
@@ -209,7 +214,7 @@ type BuiltinEntry = {
   label: ReturnType<typeof parseLabel>;
 };
 let builtinCache: BuiltinEntry[] | undefined;
-const STUDIO_LABEL = { category: CAT_CUSTOM, severity: 4, kind: K_WORD, gap: 0 };
+const STUDIO_LABEL = { category: CAT_CUSTOM, severity: 4, kind: K_WORD, gap: 0, variant: false };
 
 /** The built-in lexicon entries, parsed once per process (every project compiles them). */
 function builtinEntries(): BuiltinEntry[] {
@@ -267,7 +272,7 @@ export function compileDetector(options: DetectorOptions): Detector {
         ? (raw.trim().startsWith("|") ? R_START : 0)
         : (rule.wordStart && label.kind !== K_SUFFIX ? R_START : 0) |
           (rule.wordEnd ? R_END : 0) | (rule.wholeChars ? R_CHARS : 0) |
-          (rule.contextOnly ? R_CONTEXT : 0),
+          (rule.contextOnly ? R_CONTEXT : 0) | (label.variant ? R_VARIANT : 0),
       ...label,
     });
   };
@@ -598,7 +603,13 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
     const x = hitEntry[h];
     const word = c.entryWord[x];
     const seen = words.get(word);
-    if (!seen || seen.severity < hitSeverity[h]) {
+    // A generated variant is reported only where no listed entry covers its letters.
+    const covered = (c.entryRule[x] & R_VARIANT) !== 0 &&
+      kept.some((g) =>
+        g !== h && (c.entryRule[hitEntry[g]] & R_VARIANT) === 0 && hitStart[g] <= hitStart[h] &&
+        hitEnd[g] >= hitEnd[h]
+      );
+    if (!covered && (!seen || seen.severity < hitSeverity[h])) {
       words.set(word, {
         word,
         category: CATEGORIES[hitCategory[h]],

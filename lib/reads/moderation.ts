@@ -9,6 +9,7 @@ import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import { loadProject } from "../moderation/projects.ts";
 import { contentSpamRule } from "../abuse/spam.ts";
+import type { MatchInfo } from "../abuse/detector.ts";
 import {
   afterCursor,
   decodeCursor,
@@ -65,6 +66,9 @@ export interface ProjectSummary {
   /** Whether the built-in lexicons apply, and of which languages (null = all). */
   builtinLexicon: boolean;
   builtinLanguages: string[] | null;
+  /** The lowest severity that counts as forbidden, and whether intensifiers count. */
+  minSeverity: number;
+  countIntensifiers: boolean;
   version: number;
   forbiddenWords: number;
   allowWords: number;
@@ -87,6 +91,8 @@ type ProjectRow = {
   mask_char: string;
   builtin_lexicon: boolean;
   builtin_languages: string[] | null;
+  min_severity: number;
+  count_intensifiers: boolean;
   version: number;
   f: string[] | number;
   a: string[] | number;
@@ -108,6 +114,8 @@ function projectBase(r: ProjectRow) {
     masking: { enabled: r.masking_enabled, char: r.mask_char },
     builtinLexicon: r.builtin_lexicon,
     builtinLanguages: r.builtin_languages,
+    minSeverity: r.min_severity,
+    countIntensifiers: r.count_intensifiers,
     version: r.version,
     updatedAt: iso(r.updated_at)!,
     updatedBy: r.updated_by,
@@ -123,7 +131,7 @@ export async function listProjects(
 ): Promise<Page<ProjectSummary>> {
   const after = decodeCursor(q.cursor);
   const rows = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
+    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, min_severity, count_intensifiers, version,
         jsonb_array_length(forbidden_words) as f, jsonb_array_length(allow_words) as a,
         updated_at, updated_by, created_at, ${microsOf("created_at")} as us
        from tads_projects p
@@ -149,7 +157,7 @@ export async function getProjectOfGame(
 ): Promise<ProjectView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
+    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, min_severity, count_intensifiers, version,
         forbidden_words as f, allow_words as a, updated_at, updated_by, created_at, '' as us
        from tads_projects p where ${OF_GAME} and project_key = $2`,
     [gameIndex, projectKey],
@@ -180,6 +188,8 @@ export interface DetectionTest {
   version: number;
   forbidden: boolean;
   words: string[];
+  /** Category and severity of each word in `words`. */
+  labels: MatchInfo[];
   masked: string;
   matches: MatchSpan[];
   /** The content spam rule the text breaks, if any (the repeat rule needs traffic, not a test). */
@@ -203,6 +213,7 @@ export async function testDetection(
     version: project.version,
     forbidden: found.forbidden,
     words: found.words,
+    labels: found.matches,
     masked: found.masked,
     matches: matchSpans(key.text, found.masked, project.maskChar),
     spam: contentSpamRule(key.text),
