@@ -462,7 +462,8 @@ function wildReading(n: Normalized, text: string): Normalized {
     out.chars[len] = n.chars[k];
     out.start[len] = n.start[k];
     out.end[len] = n.end[k];
-    out.flags[len++] = n.flags[k] & (F_SEP | F_JOIN);
+    // The letter after hidden ones continues the word: no boundary before it.
+    out.flags[len++] = w > 0 ? 0 : n.flags[k] & (F_SEP | F_JOIN);
   }
   out.length = len;
   out.wild = 0;

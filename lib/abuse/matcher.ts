@@ -28,8 +28,9 @@ export interface Matcher {
   ): void;
   /**
    * Like scan, for text holding WILD positions (mask characters inside a word, "f*ck"): a WILD
-   * stands for any Latin letter. Reports only forbidden patterns read through at least one WILD
-   * and with at least as many real letters as WILDs (at most three WILDs per match).
+   * stands for any Latin letter. Reports only forbidden patterns read through at least one WILD,
+   * starting and ending on real letters, with at least as many real letters as WILDs (at most
+   * three WILDs per match).
    */
   scanWild(
     chars: Int32Array,
@@ -164,6 +165,7 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
   return {
     scanWild(chars, length, onMatch) {
       for (let i = 0; i < length; i++) {
+        if (chars[i] === WILD) continue; // nor starts on one
         let top = 0;
         push(top++, 0, i, 0);
         while (top > 0) {
@@ -176,8 +178,7 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
             for (const x of WILD_LETTERS) {
               const t = go(st, x);
               if (t < 0) continue;
-              const d = depthOf[t];
-              if (forbidId[t] >= 0 && d - (w + 1) >= w + 1) onMatch(p, d, forbidId[t], false);
+              // A match never ends on a hidden letter: the mask stands inside a word.
               push(top++, t, p + 1, w + 1);
             }
           } else {
