@@ -45,6 +45,14 @@ function isAsciiLetter(c: number): boolean {
   return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 }
 
+/** True when positions [t, e) each come from one ASCII letter of the text (not "ｆ", "ı"). */
+function asciiSpan(n: Normalized, text: string, t: number, e: number): boolean {
+  for (let p = t; p < e; p++) {
+    if (n.end[p] - n.start[p] !== 1 || !isAsciiLetter(text.charCodeAt(n.start[p]))) return false;
+  }
+  return true;
+}
+
 /**
  * The words of the text typed on the 2-set layout, read as Hangul jamo (each jamo's span is its
  * whole syllable, so the syllable-boundary rule of Hangul entries holds); words are separated by
@@ -54,14 +62,24 @@ export function keyboardHangul(n: Normalized, text: string): Normalized | null {
   const out = variantBuffer();
   let len = 0;
   for (let t = 0; t < n.length;) {
-    // A word: consecutive positions made from single ASCII letters of the text.
-    let e = t;
+    // A word: consecutive positions made from single ASCII letters of the text (normalised to
+    // a-z; l reads as i).
+    const c = n.chars[t];
+    if (c < 0x61 || c > 0x7a) {
+      t++;
+      continue;
+    }
+    let e = t + 1;
     while (
-      e < n.length && n.end[e] - n.start[e] === 1 && isAsciiLetter(text.charCodeAt(n.start[e]))
+      e < n.length && n.chars[e] >= 0x61 && n.chars[e] <= 0x7a && (n.flags[e] & F_SEP) === 0
     ) e++;
     const starts = t === 0 || n.chars[t - 1] === 0x20 || (n.flags[t] & F_SEP) !== 0;
     const ends = e === n.length || n.chars[e] === 0x20 || (n.flags[e] & F_SEP) !== 0;
-    if (e - t >= 2 && starts && ends) {
+    // Most English words fail at once: a syllable starts with a consonant key and a vowel key.
+    if (
+      e - t >= 2 && starts && ends && !isVowel(KEY[text.charCodeAt(n.start[t])]) &&
+      isVowel(KEY[text.charCodeAt(n.start[t + 1])]) && asciiSpan(n, text, t, e)
+    ) {
       const start = len;
       const next = compose(n, text, t, e, out, len + (len > 0 ? 1 : 0));
       if (next >= 0) {
@@ -74,7 +92,7 @@ export function keyboardHangul(n: Normalized, text: string): Normalized | null {
         len = next;
       } else len = start;
     }
-    t = Math.max(e, t + 1);
+    t = e;
   }
   if (len === 0) return null;
   out.length = len;

@@ -165,10 +165,7 @@ export function normalizeText(text: string): Normalized {
           let kk = entry!.kinds[k];
           if (kk === K_DIGIT || kk === K_LEET) leet = true;
           if (kk === K_MARK) {
-            if (m > 0 && itKind[m - 1] === K_LATIN) {
-              itEnd[m - 1] = i + w;
-              continue;
-            }
+            if (m > 0 && itKind[m - 1] === K_LATIN) continue;
             kk = K_OTHER;
           }
           itKind[m] = kk;
@@ -437,11 +434,12 @@ export function halveDoubled(n: Normalized, text: string): Normalized | null {
   const same = (a: number, b: number) =>
     chars[a] === chars[b] && n.start[a] !== n.start[b] &&
     (text.charCodeAt(n.start[a]) | 0x20) === (text.charCodeAt(n.start[b]) | 0x20);
+  // Nothing is copied until the first doubled word: most texts have none.
   let len = 0;
   let any = false;
   for (let t = 0; t < n.length;) {
     if (chars[t] === 0x20) {
-      copyItem(n, t, len++);
+      if (any) copyItem(n, t, len++);
       t++;
       continue;
     }
@@ -452,8 +450,9 @@ export function halveDoubled(n: Normalized, text: string): Normalized | null {
       ((n.flags[e] & F_SEP) === 0 ||
         ((n.flags[e] & F_JOIN) !== 0 && (chars[e] < 0x1100) === (chars[e - 1] < 0x1100)))
     ) e++;
-    // Doubled throughout: every run of the same letter is two or more long, at least two runs.
-    let doubled = e - t >= 4;
+    // Doubled throughout: every run of the same letter is two or more long, at least two runs
+    // (most words fail on their first two letters).
+    let doubled = e - t >= 4 && chars[t] === chars[t + 1];
     for (let i = t; i < e && doubled;) {
       let j = i + 1;
       while (j < e && same(j, i)) j++;
@@ -461,8 +460,9 @@ export function halveDoubled(n: Normalized, text: string): Normalized | null {
       i = j;
     }
     if (!doubled) {
-      for (let i = t; i < e; i++) copyItem(n, i, len++);
+      if (any) { for (let i = t; i < e; i++) copyItem(n, i, len++); }
     } else {
+      if (!any) { for (; len < t; len++) copyItem(n, len, len); }
       any = true;
       for (let i = t; i < e;) {
         let j = i + 1;
