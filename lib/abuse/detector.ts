@@ -11,6 +11,9 @@ import {
   copyNormalized,
   F_JOIN,
   F_SEP,
+  H_DIGITS,
+  H_LATIN,
+  H_PAIR,
   halveDoubled,
   type Normalized,
   normalizeText,
@@ -493,11 +496,11 @@ function detectWith(
     scan(two);
     scan(collapseRepeats(base, 1, text)!);
   }
-  const halved = halveDoubled(base, text);
+  const halved = base.hints & H_PAIR ? halveDoubled(base, text) : null;
   if (halved) scan(halved);
-  const digits = readDigitWords(base);
+  const digits = base.hints & H_DIGITS ? readDigitWords(base) : null;
   if (digits) scan(digits);
-  if (compiled.hangul && (langs & KOREAN) !== 0) {
+  if (compiled.hangul && (langs & KOREAN) !== 0 && (base.hints & H_LATIN) !== 0) {
     const typed = keyboardHangul(base, text);
     if (typed) scan(typed);
   }

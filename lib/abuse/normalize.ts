@@ -58,7 +58,16 @@ export interface Normalized {
   flags: Uint8Array;
   /** Positions preceded by mask characters inside a word ("f*ck"); 0 when none. */
   wild: number;
+  /** What the text may hold, so readings that cannot apply are skipped (H_* bits). */
+  hints: number;
 }
+
+/** Hint: two equal Latin letters in a row (the doubled-letter reading may apply). */
+export const H_PAIR = 1;
+/** Hint: three digits in a row (the digit-word reading may apply). */
+export const H_DIGITS = 2;
+/** Hint: a Latin letter (the 2-set keyboard reading may apply). */
+export const H_LATIN = 4;
 
 /** Flag: a word boundary precedes this position (separator, text start or script change). */
 export const F_SEP = 1;
@@ -83,6 +92,7 @@ function emptyNormalized(n: number): Normalized {
   return {
     length: 0,
     wild: 0,
+    hints: 0,
     chars: new Int32Array(n),
     start: new Int32Array(n),
     end: new Int32Array(n),
@@ -324,11 +334,19 @@ function emit(m: number): Normalized {
   let pending = F_SEP; // flags for the next output position
   let lastKind = 0;
   let wild = 0;
+  let hints = 0;
   let i = 0;
   while (i < m) {
     const k = itKind[i];
     if (k === K_LATIN || k === K_OTHER || k === K_DIGIT || k === K_EMOJI) {
-      chars[len] = itCp[i];
+      const cp = itCp[i];
+      if (k === K_LATIN) {
+        hints |= H_LATIN;
+        if (len > 0 && chars[len - 1] === cp) hints |= H_PAIR;
+      } else if (k === K_DIGIT && len > 1 && chars[len - 1] < 0x3a && chars[len - 2] < 0x3a) {
+        hints |= H_DIGITS;
+      }
+      chars[len] = cp;
       start[len] = itStart[i];
       end[len] = itEnd[i];
       flags[len++] = pending | (lastKind !== k && lastKind !== 0 ? F_SEP : 0);
@@ -382,6 +400,7 @@ function emit(m: number): Normalized {
   }
   out.length = len;
   out.wild = wild;
+  out.hints = hints;
   return out;
 }
 
@@ -531,6 +550,7 @@ export function copyNormalized(n: Normalized): Normalized {
   return {
     length: n.length,
     wild: n.wild,
+    hints: n.hints,
     chars: n.chars.slice(0, n.length),
     start: n.start.slice(0, n.length),
     end: n.end.slice(0, n.length),
