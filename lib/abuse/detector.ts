@@ -448,7 +448,7 @@ function record(end: number, length: number, id: number, allow: boolean) {
 }
 
 /** The text with WILD code points where mask characters stood inside a word ("sh*t"). */
-function wildReading(n: Normalized, text: string): Normalized {
+function wildReading(n: Normalized): Normalized {
   const out = variantBuffer();
   let len = 0;
   for (let k = 0; k < n.length; k++) {
@@ -505,7 +505,7 @@ function detectWith(
     if (typed) scan(typed);
   }
   if (base.wild > 0) {
-    cur = wildReading(base, text);
+    cur = wildReading(base);
     compiled.matcher.scanWild(cur.chars, cur.length, record);
   }
   if (hits === 0) return { forbidden: false, masked: text, words: [], matches: [] };

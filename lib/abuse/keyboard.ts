@@ -125,7 +125,7 @@ function compose(n: Normalized, text: string, t: number, e: number, out: Normali
   for (let i = 0; i < u;) {
     // Initial consonant and vowel.
     if (i + 1 >= u || isVowel(unitJamo[i]) || !isVowel(unitJamo[i + 1])) return -1;
-    let k = i + 2;
+    const k = i + 2;
     let c = 0;
     while (k + c < u && !isVowel(unitJamo[k + c])) c++;
     const finals = k + c < u ? c - 1 : c;

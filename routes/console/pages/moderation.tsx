@@ -40,7 +40,7 @@ function SeverityFields(
         <select id={`${id}-severity`} name="minSeverity" aria-describedby={`${id}-severity-hint`}>
           {[[1, "1 mild (every match)"], [2, "2 moderate"], [3, "3 strong"], [4, "4 severe"]].map((
             [v, label],
-          ) => <option value={String(v)} selected={v === minSeverity}>{label}</option>)}
+          ) => <option key={v} value={String(v)} selected={v === minSeverity}>{label}</option>)}
         </select>
       </Field>
       <label>
