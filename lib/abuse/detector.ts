@@ -586,33 +586,53 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
   if (!definite) return { forbidden: false, masked: text, words: [], matches: [] };
   // 3. Context-only matches count beside a definite one, but not where a definite match
   // already explains the same letters ("a b o o b s": boobs, not abo).
+  // Characters inside counted definite matches, as prefix counts (only when needed).
+  let inDefinite: Int32Array | null = null;
+  for (let h = 0; h < hits && !inDefinite; h++) {
+    if (hitSeverity[h] > 0 && (c.entryRule[hitEntry[h]] & R_CONTEXT) !== 0) {
+      inDefinite = new Int32Array(text.length + 1);
+    }
+  }
+  if (inDefinite) {
+    const mark = new Int32Array(text.length + 1);
+    for (let g = 0; g < hits; g++) {
+      if (hitSeverity[g] > 0 && (c.entryRule[hitEntry[g]] & R_CONTEXT) === 0) {
+        mark[hitStart[g]]++;
+        mark[hitEnd[g]]--;
+      }
+    }
+    let depth = 0;
+    for (let i = 0; i < text.length; i++) {
+      depth += mark[i];
+      inDefinite[i + 1] = inDefinite[i] + (depth > 0 ? 1 : 0);
+    }
+  }
   const kept: number[] = [];
   for (let h = 0; h < hits; h++) {
     if (hitSeverity[h] === 0) continue;
-    if (c.entryRule[hitEntry[h]] & R_CONTEXT) {
-      let overlaps = false;
-      for (let g = 0; g < hits && !overlaps; g++) {
-        overlaps = g !== h && hitSeverity[g] > 0 && (c.entryRule[hitEntry[g]] & R_CONTEXT) === 0 &&
-          hitStart[g] < hitEnd[h] && hitStart[h] < hitEnd[g];
-      }
-      if (overlaps) continue;
-    }
+    if (
+      inDefinite && (c.entryRule[hitEntry[h]] & R_CONTEXT) !== 0 &&
+      inDefinite[hitEnd[h]] > inDefinite[hitStart[h]]
+    ) continue;
     kept.push(h);
   }
-  kept.sort((a, b) => hitStart[a] - hitStart[b] || hitEnd[b] - hitEnd[a]);
+  // By start, longer first, listed entries before generated ones of the same span: a sweep then
+  // knows whether a listed match covers each generated one.
+  const variantOf = (h: number) => (c.entryRule[hitEntry[h]] & R_VARIANT) !== 0 ? 1 : 0;
+  kept.sort((a, b) =>
+    hitStart[a] - hitStart[b] || hitEnd[b] - hitEnd[a] || variantOf(a) - variantOf(b)
+  );
   const words = new Map<string, MatchInfo>();
   let masked = "";
   let copied = 0;
+  let listedEnd = -1;
   for (const h of kept) {
     const x = hitEntry[h];
     const word = c.entryWord[x];
     const seen = words.get(word);
     // A generated variant is reported only where no listed entry covers its letters.
-    const covered = (c.entryRule[x] & R_VARIANT) !== 0 &&
-      kept.some((g) =>
-        g !== h && (c.entryRule[hitEntry[g]] & R_VARIANT) === 0 && hitStart[g] <= hitStart[h] &&
-        hitEnd[g] >= hitEnd[h]
-      );
+    const covered = variantOf(h) === 1 && listedEnd >= hitEnd[h];
+    if (variantOf(h) === 0) listedEnd = Math.max(listedEnd, hitEnd[h]);
     if (!covered && (!seen || seen.severity < hitSeverity[h])) {
       words.set(word, {
         word,
@@ -637,6 +657,8 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
 /** A target counts when a frame of the same text leads to it (or follows it) closely enough. */
 function framed(c: Compiled, h: number, text: string): boolean {
   for (let f = 0; f < hits; f++) {
+    // A frame far from the target cannot be within a few words of it (no text is read then).
+    if (hitEnd[f] < hitStart[h] - 64 || hitStart[f] > hitEnd[h] + 64) continue;
     const kind = c.entryKind[hitEntry[f]];
     if (kind === K_FRAME && hitEnd[f] <= hitStart[h]) {
       const gap = wordsBetween(text, hitEnd[f], hitStart[h]);

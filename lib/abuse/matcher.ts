@@ -164,11 +164,13 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
 
   return {
     scanWild(chars, length, onMatch) {
-      for (let i = 0; i < length; i++) {
+      // A bound on the walk, so a text made of masks and letters cannot make it explode.
+      let budget = 400 * length + 1000;
+      for (let i = 0; i < length && budget > 0; i++) {
         if (chars[i] === WILD) continue; // nor starts on one
         let top = 0;
         push(top++, 0, i, 0);
-        while (top > 0) {
+        while (top > 0 && budget-- > 0) {
           top--;
           const st = stackState[top], p = stackPos[top], w = stackWild[top];
           if (p >= length) continue;
