@@ -12,7 +12,7 @@ import {
   F_JOIN,
   F_SEP,
   H_DIGITS,
-  H_LATIN,
+  H_KEYS,
   H_PAIR,
   halveDoubled,
   type Normalized,
@@ -500,7 +500,7 @@ function detectWith(
   if (halved) scan(halved);
   const digits = base.hints & H_DIGITS ? readDigitWords(base) : null;
   if (digits) scan(digits);
-  if (compiled.hangul && (langs & KOREAN) !== 0 && (base.hints & H_LATIN) !== 0) {
+  if (compiled.hangul && (langs & KOREAN) !== 0 && (base.hints & H_KEYS) !== 0) {
     const typed = keyboardHangul(base, text);
     if (typed) scan(typed);
   }

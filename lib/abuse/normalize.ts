@@ -62,12 +62,17 @@ export interface Normalized {
   hints: number;
 }
 
-/** Hint: two equal Latin letters in a row (the doubled-letter reading may apply). */
+/** Hint: a word starting with two equal Latin letters (the doubled-letter reading may apply). */
 export const H_PAIR = 1;
 /** Hint: three digits in a row (the digit-word reading may apply). */
 export const H_DIGITS = 2;
-/** Hint: a Latin letter (the 2-set keyboard reading may apply). */
-export const H_LATIN = 4;
+/** Hint: a word starting with a consonant key and a vowel key (the 2-set reading may apply). */
+export const H_KEYS = 4;
+// Per normalised Latin letter: 1 a vowel key of the 2-set Korean layout, 2 a consonant key
+// (l reads as i, also a vowel key).
+const KEY_VOWEL = new Uint8Array(128);
+for (const c of "yuiophjkbnm") KEY_VOWEL[c.charCodeAt(0)] = 1;
+for (const c of "qwertasdfgzxcv") KEY_VOWEL[c.charCodeAt(0)] = 2;
 
 /** Flag: a word boundary precedes this position (separator, text start or script change). */
 export const F_SEP = 1;
@@ -341,8 +346,17 @@ function emit(m: number): Normalized {
     if (k === K_LATIN || k === K_OTHER || k === K_DIGIT || k === K_EMOJI) {
       const cp = itCp[i];
       if (k === K_LATIN) {
-        hints |= H_LATIN;
-        if (len > 0 && chars[len - 1] === cp) hints |= H_PAIR;
+        // A doubled word starts with a pair ("ffuu..."); a word typed on the 2-set layout with a
+        // consonant key and a vowel key ("tl...").
+        if (len > 0 && (flags[len - 1] & F_SEP) !== 0) {
+          if (chars[len - 1] === cp) hints |= H_PAIR;
+          if (
+            cp < 128 && KEY_VOWEL[cp] === 1 && chars[len - 1] < 128 &&
+            KEY_VOWEL[chars[len - 1]] === 2
+          ) {
+            hints |= H_KEYS;
+          }
+        }
       } else if (k === K_DIGIT && len > 1 && chars[len - 1] < 0x3a && chars[len - 2] < 0x3a) {
         hints |= H_DIGITS;
       }
