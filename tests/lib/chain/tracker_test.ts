@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
-import { callJson } from "../../harness.ts";
+import { admin, callJson } from "../../harness.ts";
 import { chainTestOptions, nftTenant, settleSent } from "./anvil.ts";
 import { callbackSink } from "../../routes/blockchain/callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
@@ -53,7 +53,8 @@ Deno.test({
 
 Deno.test({
   ...chainTestOptions,
-  name: "a registered hash never seen on chain is FAILED after TX_DROP_AFTER_MS and reported",
+  name:
+    "a registered hash never seen stays PENDING while its nonce is unused, FAILED once another transaction uses it",
   async fn() {
     const t = await setup("drop game");
     const sink = callbackSink();
@@ -68,11 +69,32 @@ Deno.test({
       await t.services.idle();
       await runScheduled(t.services);
       assert.deepEqual(await t.statuses(), ["PENDING"]);
-      t.clock.advance(t.services.config.TX_DROP_AFTER_MS);
+      // Its signer may still broadcast it: time alone does not fail it.
+      t.clock.advance(t.services.config.TX_DROP_AFTER_MS * 10);
+      await runScheduled(t.services);
+      assert.deepEqual(await t.statuses(), ["PENDING"]);
+      assert.equal(sink.received.length, 0);
+      // The wallet's next transaction takes the request's nonce: now it can never be mined.
+      const other = await t.minter.wallet.sendTransaction({
+        account: t.minter.wallet.account!,
+        chain: t.minter.wallet.chain,
+        to: t.minter.address,
+        value: 0n,
+        nonce: res.body.data.rawTx.nonce,
+      });
+      await t.client.waitForTransactionReceipt({ hash: other });
       await runScheduled(t.services);
       assert.deepEqual(await t.statuses(), ["FAILED"]);
       assert.equal(sink.received.length, 1);
       assert.equal(sink.received[0].body.txStatus, "FAILED");
+      const view = await admin(
+        "GET",
+        `/admin/v1/games/${t.tenant.gameIndex}/transactions/${res.body.data.requestId}`,
+      );
+      assert.match(
+        view.body.failReason,
+        /nonce \d+ was used by a transaction that is not one of this request's/,
+      );
     } finally {
       await sink.close();
     }
