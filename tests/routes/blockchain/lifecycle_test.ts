@@ -265,8 +265,7 @@ Deno.test({
   name: "cancel refusals: unknown request, one signed outside the service, an XPLA request",
   async fn() {
     const t = await nftTenant("cancel refusal game");
-    const path = (id: string) =>
-      `/admin/v1/games/${t.tenant.gameIndex}/transactions/${id}/cancel`;
+    const path = (id: string) => `/admin/v1/games/${t.tenant.gameIndex}/transactions/${id}/cancel`;
     const unknown = await admin("POST", path("no-such-request"));
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error.code, "REQUEST_NOT_FOUND");
@@ -293,7 +292,8 @@ Deno.test({
 
 Deno.test({
   ...chainTestOptions,
-  name: "a reorganisation after the receipt, confirmations 0: back to PENDING, mined again, one callback",
+  name:
+    "a reorganisation after the receipt, confirmations 0: back to PENDING, mined again, one callback",
   async fn() {
     const m = await manualChain("reorg0 game");
     try {
