@@ -14,6 +14,8 @@ import { xplaOutcome } from "./xpla/tracking.ts";
 import { noticeDeployedSafes } from "./safe/wallets.ts";
 import { txRecordsChanged } from "./tx_list_cache.ts";
 import { polygonDecisions, type TxDecision } from "./evm_tracking.ts";
+import { watchWalletBalances } from "./gas_watch.ts";
+import { purgeExpiredIdempotencyKeys } from "../idempotency.ts";
 
 export type { TxDecision } from "./evm_tracking.ts";
 
@@ -322,12 +324,19 @@ export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
   }));
 }
 
-/** The scheduled job: settle pending transactions, then deliver due callbacks. */
+/**
+ * The scheduled job: settle pending transactions, deliver due callbacks, then the housekeeping
+ * of the chain API (the gas watch, expired idempotency keys).
+ */
 export const chainTrackerJob = {
   name: "chain-transactions",
   async run(s: Services, nowMs: number) {
     await trackPendingTransactions(s, nowMs);
     await deliverDueCallbacks(s, nowMs);
+    await watchWalletBalances(s, nowMs).catch((err) =>
+      s.log.warn("gas watch paused", { err: describeChainError(err, s.chain?.rpcUrls) })
+    );
+    await purgeExpiredIdempotencyKeys(s, nowMs);
     await noticeDeployedSafes(s).catch((err) =>
       s.log.warn("multisig tracking paused", {
         err: describeChainError(err, s.chain?.rpcUrls),
