@@ -181,3 +181,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  ...chainTestOptions,
+  name: "each callback's outcome is recorded as soon as it is answered, not when its batch ends",
+  async fn() {
+    const t = await setup("per callback game");
+    const fast = callbackSink();
+    let release = () => {};
+    const gate = new Promise<void>((r) => release = r);
+    const slow = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      await req.text();
+      await gate;
+      return new Response("ok");
+    });
+    // Mined only after both are sent, so the first delivery is the scheduled run's.
+    await t.anvil.automine(false);
+    try {
+      const a = await t.mint("1", { callbackUrl: fast.url });
+      const b = await t.mint("2", { callbackUrl: `http://127.0.0.1:${slow.addr.port}/cb` });
+      await t.services.idle();
+      await t.anvil.mine();
+      for (const r of [a, b]) {
+        await t.client.waitForTransactionReceipt({ hash: r.body.data.txhash });
+      }
+      const state = async (r: typeof a) =>
+        (await t.services.db.query<{ callback_state: string }>(
+          "select callback_state from chain_txs where request_id = $1",
+          [r.body.data.requestId],
+        ))[0].callback_state;
+      const run = runScheduled(t.services);
+      let seen = false;
+      for (let i = 0; i < 200 && !seen; i++) {
+        seen = (await state(a)) === "done";
+        if (!seen) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.ok(seen, "the answered callback is recorded while the other is in flight");
+      assert.equal(await state(b), "due", "the one in flight is still claimed");
+      assert.equal(fast.received.length, 1);
+      release();
+      await run;
+      assert.equal(await state(b), "done");
+      assert.equal(fast.received[0].webhookId, `tx_${a.body.data.requestId}`);
+    } finally {
+      release();
+      await t.anvil.automine(true);
+      await fast.close();
+      await slow.shutdown();
+    }
+  },
+});
