@@ -32,7 +32,7 @@ Deno.test({
         gameIndex,
         keyHeld: true,
         createdAt: "string",
-        polygon: { chainId: 31337, balance: "0", balanceWei: "0", nonce: 0 },
+        polygon: { chainId: 31337, balance: "0", balanceWei: "0", nonce: 0, lowBalance: true },
       },
     );
 
