@@ -62,9 +62,11 @@ export async function polygonDecisions(
   chain: PolygonChain,
   rows: PendingRow[],
   nowMs: number,
+  options: { quick?: boolean } = {},
 ): Promise<Map<string, TxDecision>> {
   const out = new Map<string, TxDecision>();
   if (rows.length === 0) return out;
+  if (options.quick) return await quickDecisions(s, chain, rows);
   const attempts = await loadAttempts(s.db, rows.map((r) => r.request_id));
   const head = await chain.client.getBlockNumber({ cacheTime: 0 });
   const memo = <K, V>(fn: (k: K) => Promise<V>) => {
@@ -92,6 +94,38 @@ export async function polygonDecisions(
     const own = attempts.get(row.request_id) ?? [];
     const d = await decide(s, chain, { row, own, head, nowMs, usedCount, blockHash, receiptOf });
     if (d) out.set(row.request_id, d);
+  }
+  return out;
+}
+
+/**
+ * The check made right after a send: only the newest hash's receipt (one call, as cheap as the
+ * send allows); everything else waits for the scheduled scan.
+ */
+async function quickDecisions(
+  s: Services,
+  chain: PolygonChain,
+  rows: PendingRow[],
+): Promise<Map<string, TxDecision>> {
+  const out = new Map<string, TxDecision>();
+  for (const row of rows) {
+    if (row.mined_block !== null) continue;
+    const receipt = await chain.client.getTransactionReceipt({ hash: row.tx_hash as Hex })
+      .catch(nullUnlessUnreachable);
+    if (!receipt) continue;
+    const deep = chain.confirmations === 0 ||
+      (await chain.client.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber >=
+        BigInt(chain.confirmations);
+    const own = (await loadAttempts(s.db, [row.request_id])).get(row.request_id) ?? [];
+    out.set(
+      row.request_id,
+      deep ? finalOf(chain, row, own, receipt) : {
+        status: "PENDING",
+        txHash: receipt.transactionHash,
+        minedBlock: receipt.blockNumber,
+        minedBlockHash: receipt.blockHash,
+      },
+    );
   }
   return out;
 }

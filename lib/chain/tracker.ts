@@ -51,14 +51,21 @@ const COLUMNS = `request_id, network, status, tx_hash, chain_id, game_index, non
   updated_at, from_address, contract, safe_tx_hash, exec_of, mined_block, mined_block_hash,
   watch_until_block`;
 
-/** Checks one request's transaction now (used right after sending). */
-export async function trackTransaction(s: Services, requestId: string) {
+/**
+ * Checks one request's transaction now. `quick` (right after sending): only whether its newest
+ * hash is mined; otherwise the full check of the scheduled scan (replacement included).
+ */
+export async function trackTransaction(
+  s: Services,
+  requestId: string,
+  options: { quick?: boolean } = {},
+) {
   const rows = await s.db.query<PendingRow>(
     `select ${COLUMNS} from chain_txs
       where request_id = $1 and status = 'PENDING' and tx_hash is not null`,
     [requestId],
   );
-  await settle(s, rows, s.clock.now());
+  await settle(s, rows, s.clock.now(), options);
 }
 
 /**
@@ -101,7 +108,12 @@ type Decided = {
   watch_until: string | null;
 };
 
-async function decideAll(s: Services, rows: PendingRow[], nowMs: number): Promise<Decided[]> {
+async function decideAll(
+  s: Services,
+  rows: PendingRow[],
+  nowMs: number,
+  options: { quick?: boolean },
+): Promise<Decided[]> {
   const decided: Decided[] = [];
   const push = (row: PendingRow, d: TxDecision) => {
     const mined = "minedBlock" in d ? d : null;
@@ -121,7 +133,7 @@ async function decideAll(s: Services, rows: PendingRow[], nowMs: number): Promis
     const chain = s.chain;
     const mine = polygon.filter((r) => r.chain_id === chain.chainId);
     try {
-      const decisions = await polygonDecisions(s, chain, mine, nowMs);
+      const decisions = await polygonDecisions(s, chain, mine, nowMs, options);
       for (const row of mine) {
         const d = decisions.get(row.request_id);
         if (d) push(row, d);
@@ -150,9 +162,14 @@ async function decideAll(s: Services, rows: PendingRow[], nowMs: number): Promis
   return decided;
 }
 
-async function settle(s: Services, rows: PendingRow[], nowMs: number) {
+async function settle(
+  s: Services,
+  rows: PendingRow[],
+  nowMs: number,
+  options: { quick?: boolean } = {},
+) {
   if (rows.length === 0) return;
-  const decided = await decideAll(s, rows, nowMs);
+  const decided = await decideAll(s, rows, nowMs, options);
   if (decided.length === 0) return;
   const finals = decided.filter((d) => d.status === "SUCCESS" || d.status === "FAILED");
   const progress = decided.filter((d) => d.status === "PENDING");

@@ -198,7 +198,7 @@ export async function createTransaction(
           now,
         }),
     });
-    s.defer(trackTransaction(s, requestId));
+    s.defer(trackTransaction(s, requestId, { quick: true }));
     return { txhash: hash, status: "PENDING", requestId };
   }
   const nonce = await pendingNonce(chain, intent.from);
