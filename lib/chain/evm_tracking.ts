@@ -25,7 +25,6 @@ import {
 } from "./attempts.ts";
 import { broadcastRefusal, currentFees, raiseFees } from "./fees.ts";
 import { type HeldTransaction, markFeeCapped, signAt } from "./sending.ts";
-import type { PendingRow } from "./tracker.ts";
 
 /** The tracker's decision for one request (null or absent: nothing changes). */
 export type TxDecision =
@@ -42,6 +41,23 @@ export type TxDecision =
   | { status: "PENDING"; txHash?: string; minedBlock: bigint | null; minedBlockHash: string | null }
   /** A SUCCESS block now deep enough: no more re-checks. */
   | { status: "WATCH_END" };
+
+/** What the tracker passes of a request (the fields of its scan this module reads). */
+export interface EvmTrackedRow {
+  request_id: string;
+  status: string;
+  tx_hash: string;
+  game_index: number;
+  nonce: string | number | null;
+  from_address: string;
+  contract: string;
+  safe_tx_hash: string | null;
+  mined_block: string | number | null;
+  mined_block_hash: string | null;
+  watch_until_block: string | number | null;
+}
+
+type PendingRow = EvmTrackedRow;
 
 // Safe 1.4.1: emitted by a wallet when execTransaction ran the transaction with this safeTxHash.
 const EXECUTION_SUCCESS = toEventSelector("ExecutionSuccess(bytes32,uint256)");

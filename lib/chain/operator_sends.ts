@@ -10,7 +10,6 @@ import { onChain, type PolygonChain } from "./polygon.ts";
 import { type HeldTransaction, signAndBroadcast } from "./sending.ts";
 import { txRecordStatement } from "./tx_insert.ts";
 import { trackTransaction } from "./tracker.ts";
-import type { TxType } from "./transactions.ts";
 
 /** How long a deployment or owner call is awaited before the call answers (it stays tracked). */
 const WAIT_MS = 120_000;
@@ -23,7 +22,7 @@ export async function sendAndWaitMined(
   s: Services,
   chain: PolygonChain,
   tx: HeldTransaction,
-  what: { type: TxType; action: string; params: Record<string, unknown> },
+  what: { type: "DEPLOY" | "CONTRACT_CALL"; action: string; params: Record<string, unknown> },
 ): Promise<{ hash: Hex; receipt: TransactionReceipt }> {
   const requestId = crypto.randomUUID();
   await signAndBroadcast(s, chain, tx, {

@@ -11,11 +11,8 @@ import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
 import { webhookSigner } from "../webhooks.ts";
 import { describeChainError } from "./polygon.ts";
 import { xplaOutcome } from "./xpla/tracking.ts";
-import { noticeDeployedSafes } from "./safe/wallets.ts";
 import { txRecordsChanged } from "./tx_list_cache.ts";
 import { polygonDecisions, type TxDecision } from "./evm_tracking.ts";
-import { watchWalletBalances } from "./gas_watch.ts";
-import { purgeExpiredIdempotencyKeys } from "../idempotency.ts";
 
 export type { TxDecision } from "./evm_tracking.ts";
 
@@ -148,9 +145,9 @@ async function decideAll(
   for (const row of rows.filter((r) => r.network === "xpla")) {
     if (!s.xpla || row.chain_id !== s.xpla.lockId) continue;
     try {
-      // XPLA's contract: a bare status, or null while pending.
-      const status = await xplaOutcome(s, s.xpla, row, nowMs);
-      if (status) push(row, { status, txHash: row.tx_hash });
+      // XPLA names the hash that decided the request (one of its attempts) and why it failed.
+      const got = await xplaOutcome(s, s.xpla, row, nowMs);
+      if (got) push(row, { status: got.status, txHash: got.txHash, failReason: got.failReason });
     } catch (err) {
       s.log.warn("transaction tracking paused: chain unreachable", {
         network: "xpla",
@@ -340,24 +337,3 @@ export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
     );
   }));
 }
-
-/**
- * The scheduled job: settle pending transactions, deliver due callbacks, then the housekeeping
- * of the chain API (the gas watch, expired idempotency keys).
- */
-export const chainTrackerJob = {
-  name: "chain-transactions",
-  async run(s: Services, nowMs: number) {
-    await trackPendingTransactions(s, nowMs);
-    await deliverDueCallbacks(s, nowMs);
-    await watchWalletBalances(s, nowMs).catch((err) =>
-      s.log.warn("gas watch paused", { err: describeChainError(err, s.chain?.rpcUrls) })
-    );
-    await purgeExpiredIdempotencyKeys(s, nowMs);
-    await noticeDeployedSafes(s).catch((err) =>
-      s.log.warn("multisig tracking paused", {
-        err: describeChainError(err, s.chain?.rpcUrls),
-      })
-    );
-  },
-};

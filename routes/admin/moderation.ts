@@ -13,6 +13,7 @@ import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
 import { LANGUAGES, resolveLanguage } from "../../lib/abuse/languages.ts";
 import { requireGame } from "../../lib/tenancy.ts";
 import { gameIndexField, GameIndexParam } from "./params.ts";
+import { PageQuery } from "./paging.ts";
 
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 const Languages = z.array(
@@ -120,7 +121,7 @@ const getChatLogs = createRoute({
     query: z.object({
       flagged: z.enum(["true", "false"]).optional(),
       userId: bigintText(/^-?\d{1,19}$/, "must be a 64-bit integer").optional(),
-      limit: z.coerce.number().int().min(1).max(500).default(50),
+      limit: PageQuery.shape.limit,
       cursor: bigintText(/^\d{1,19}$/, "is not a cursor from this listing").optional(),
     }),
   },

@@ -9,8 +9,19 @@ import type { Child } from "hono/jsx";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Csrf, Empty, Field, gamePath, SecretOnce, Table, when } from "../layout.tsx";
+import {
+  Badge,
+  Csrf,
+  Empty,
+  Field,
+  gamePath,
+  PagedTable,
+  plural,
+  SecretOnce,
+  when,
+} from "../layout.tsx";
 import { gameOf, lines, seg } from "./params.ts";
+import { PAGE_ROWS } from "./games.tsx";
 
 type Span = { start: number; end: number; text: string };
 type TestResult = {
@@ -68,9 +79,10 @@ async function listPage(
   extra: { secret?: [string, string][]; error?: string } = {},
 ) {
   const [projects, flagged] = await Promise.all([
-    k.api.get(`/admin/v1/games/${g}/tads/projects?limit=200`),
-    k.api.get(`/admin/v1/games/${g}/chat-logs?flagged=true&limit=20`),
+    k.api.get(`/admin/v1/games/${g}/tads/projects?${k.listQuery("cursor", PAGE_ROWS)}`),
+    k.api.get(`/admin/v1/games/${g}/chat-logs?${k.listQuery("chat", 20, { flagged: "true" })}`),
   ]);
+  const base = gamePath(g, "moderation");
   return k.page(
     "Moderation",
     <>
@@ -80,9 +92,12 @@ async function listPage(
       </p>
       {extra.secret && <SecretOnce title="Project created" values={extra.secret} />}
       <h2>Text-detection projects</h2>
-      <Table
+      <PagedTable
         label="Projects"
-        rows={projects.items}
+        page={projects}
+        base={base}
+        query={k.query}
+        param="cursor"
         columns={[
           [
             "Project",
@@ -91,7 +106,12 @@ async function listPage(
           ["Key", (p) => <code>{p.projectKey}</code>],
           ["Words", (p) => `${p.forbiddenWords} forbidden, ${p.allowWords} allowed`],
           ["Version", (p) => p.version],
-          ["Changed", (p) => `${when(p.updatedAt)}${p.updatedBy ? ` by ${p.updatedBy}` : ""}`],
+          ["Changed", (p) => (
+            <>
+              {when(p.updatedAt)}
+              {p.updatedBy ? ` by ${p.updatedBy}` : ""}
+            </>
+          )],
         ]}
         empty={<Empty title="No projects yet" next="Create one below with the words to detect." />}
       />
@@ -124,9 +144,12 @@ async function listPage(
         </form>
       </div>
       <h2>Recent flagged chat logs</h2>
-      <Table
+      <PagedTable
         label="Flagged chat logs"
-        rows={flagged.items}
+        page={flagged}
+        base={base}
+        query={k.query}
+        param="chat"
         columns={[
           ["Received", (m) => when(m.receivedAt)],
           ["User", (m) => <code>{m.channelUserId}</code>],
@@ -235,7 +258,7 @@ async function projectPage(
       <form
         method="post"
         action={`${base}/rotate`}
-        data-confirm="Issue a new project secret? The current one stops working at once."
+        data-confirm="Issue a new project secret? The current one stops working at once: text detection calls made with it are refused until the callers use the new one."
       >
         <Csrf token={k.csrf} />
         <button type="submit" class="secondary">Rotate project secret</button>
@@ -281,7 +304,9 @@ export function registerModerationPages(app: Hono<ConsoleEnv>, root: RootApp) {
     k.log("updated word lists", { gameIndex: g, projectKey: key, version: r.body.version });
     return k.redirect(
       `${gamePath(g, "moderation")}/${seg(key)}`,
-      `Saved: version ${r.body.version}, ${r.body.forbiddenWords} forbidden and ${r.body.allowWords} allowed words.`,
+      `Saved: version ${r.body.version}, ${r.body.forbiddenWords} forbidden and ${
+        plural(r.body.allowWords, "allowed word")
+      }.`,
     );
   });
   app.post("/console/g/:g/moderation/:p/test", async (c) => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN_TOKEN, call, seedTenant, testEnv } from "../../harness.ts";
+import { admin, ADMIN_TOKEN, call, rememberSecret, seedTenant, testEnv } from "../../harness.ts";
 import { itemFixture } from "../../lib/items/fixture.ts";
 
 /** A cookie jar over in-process requests. */
@@ -112,11 +112,19 @@ Deno.test("console: create a game and an app; the secret is shown once; validati
     _csrf: b.csrfOf(games.text),
     name: "Console game",
   });
-  assert.equal(made.status, 303);
-  const to = made.headers.get("location")!;
-  assert.match(to, /^\/console\/g\/\d+\/apps$/);
+  // The answer is the new game's apps page itself: its webhook secret exists only there.
+  assert.equal(made.status, 200);
+  const registered = /Game Console game registered \(#(\d+)\)/.exec(made.text);
+  assert.ok(registered, made.text.slice(0, 500));
+  const to = `/console/g/${registered[1]}/apps`;
+  const webhookSecret = /Signing secret:<\/span><code id="secret-0">(whsec_[^<]+)</.exec(made.text)
+    ?.[1];
+  assert.ok(webhookSecret, "the webhook secret is shown at creation");
+  rememberSecret(webhookSecret);
+  const revealed = await admin("POST", `/admin/v1/games/${registered[1]}/webhook-secret/reveal`);
+  assert.equal(revealed.body.secret, webhookSecret, "the shown secret is the game's");
   const apps = await b.request("GET", to);
-  assert.match(apps.text, /Game Console game registered/);
+  assert.ok(!apps.text.includes(webhookSecret!), "the webhook secret is not shown again");
   const created = await b.request("POST", to, {
     _csrf: b.csrfOf(apps.text),
     appid: `con-${crypto.randomUUID().slice(0, 6)}`,
