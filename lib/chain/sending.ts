@@ -12,13 +12,13 @@
 import { formatEther, type Hex, keccak256, type TransactionSerializableEIP1559 } from "viem";
 import type { Services } from "../services.ts";
 import type { Statement } from "../db/port.ts";
-import { DbError } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { isUnreachable, onChain, type PolygonChain } from "./polygon.ts";
 import { nonceTakenStatement, releaseNonce, withSendLock } from "./send_lock.ts";
 import { broadcastRefusal, currentFees, type Fees, raiseFees } from "./fees.ts";
 import { type AttemptKind, attemptStatement, latestHashStatement } from "./attempts.ts";
 import { txRecordsChanged } from "./tx_list_cache.ts";
+import { insertRecords } from "./tx_insert.ts";
 
 export { currentFees } from "./fees.ts";
 
@@ -120,7 +120,7 @@ export async function signAndBroadcast(
         rawTx: signed,
         sentAt: new Date(s.clock.now()),
       });
-    await recordBatch(s, rec, [
+    await insertRecords(s, rec.appid, rec.requestId, [
       rec.request(hash, nonce),
       attempt("send"),
       nonceTakenStatement(key, nonce),
@@ -155,7 +155,10 @@ export async function signAndBroadcast(
         fees = raised.fees;
         seq++;
         ({ signed, hash } = await signAt(s, chain, tx, { nonce, fees }));
-        await recordBatch(s, rec, [attempt("reprice"), latestHashStatement(rec.requestId, hash)]);
+        await insertRecords(s, rec.appid, rec.requestId, [
+          attempt("reprice"),
+          latestHashStatement(rec.requestId, hash),
+        ]);
         continue;
       }
       if (refusal === "nonce_used" && tries < MAX_BROADCAST_TRIES) {
@@ -166,7 +169,7 @@ export async function signAndBroadcast(
           nonce = next;
           seq++;
           ({ signed, hash } = await signAt(s, chain, tx, { nonce, fees }));
-          await recordBatch(s, rec, [
+          await insertRecords(s, rec.appid, rec.requestId, [
             {
               text: "delete from chain_tx_attempts where request_id = $1",
               params: [rec.requestId],
@@ -190,24 +193,6 @@ export async function signAndBroadcast(
       return await onChain("broadcast", () => Promise.reject(failure));
     }
   });
-}
-
-/** Runs a request's record statements as one batch; a reused request id is DUPLICATE_REQUEST_ID. */
-async function recordBatch(s: Services, rec: SendRecord, statements: Statement[]) {
-  try {
-    await s.db.transaction(statements);
-  } catch (err) {
-    if (err instanceof DbError && err.uniqueViolation) {
-      throw new DomainError(
-        "conflict",
-        "DUPLICATE_REQUEST_ID",
-        `requestId ${rec.requestId} was already used`,
-      );
-    }
-    throw err;
-  } finally {
-    if (rec.appid) txRecordsChanged(s.db, rec.appid);
-  }
 }
 
 async function unrecord(s: Services, rec: SendRecord) {

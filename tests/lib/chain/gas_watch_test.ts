@@ -98,7 +98,7 @@ Deno.test({
       assert.ok(!metrics.toLowerCase().includes(rich.address.toLowerCase()));
       const list = await admin("GET", `/admin/v1/wallets?gameIndex=${tenant.gameIndex}`);
       const flags = Object.fromEntries(
-        list.body.wallets.map((
+        list.body.items.map((
           w: { address: string; polygon: { lowBalance: boolean } },
         ) => [w.address.toLowerCase(), w.polygon.lowBalance]),
       );

@@ -6,20 +6,7 @@ import { chainTestOptions, nftTenant } from "../../lib/chain/anvil.ts";
 type Env = Awaited<ReturnType<typeof nftTenant>>;
 
 function keyed(t: Env, key: string, id: string, extra: Record<string, unknown> = {}) {
-  return callJson("POST", `/service/v1/nft/${t.nft}/mint`, {
-    headers: { ...t.tenant.chainHeaders, "idempotency-key": key },
-    json: {
-      playerId: "1",
-      from: t.minter.address,
-      to: t.player.address,
-      isSend: true,
-      encoded: false,
-      callbackUrl: "http://127.0.0.1:9/cb",
-      royaltyPercentage: 1,
-      mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
-      ...extra,
-    },
-  });
+  return t.mintOne(id, extra, { "idempotency-key": key });
 }
 
 async function records(t: Env): Promise<number> {

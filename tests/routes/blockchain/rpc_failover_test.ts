@@ -42,6 +42,26 @@ function proxy(upstream: string, mode: Mode, edit?: (method: string, result: unk
   };
 }
 
+type Env = Awaited<ReturnType<typeof nftTenant>>;
+
+/** A one-token mint sent by the service through `app` (an app over another chain client). */
+function mintVia(app: Awaited<ReturnType<typeof appWith>>, t: Env, id: string) {
+  return app.request(`/service/v1/nft/${t.nft}/mint`, {
+    method: "POST",
+    headers: { ...t.tenant.chainHeaders, "content-type": "application/json" },
+    body: JSON.stringify({
+      playerId: "1",
+      from: t.minter.address,
+      to: t.player.address,
+      isSend: true,
+      encoded: false,
+      callbackUrl: "http://127.0.0.1:9/cb",
+      royaltyPercentage: 1,
+      mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
+    }),
+  });
+}
+
 async function mintThrough(mode: Mode) {
   const t = await nftTenant(`failover ${mode} game`);
   const bad = proxy(t.anvil.url, mode);
@@ -54,20 +74,7 @@ async function mintThrough(mode: Mode) {
     const app = await appWith({ chain });
     const services = { ...t.services, chain };
     for (const id of ["1", "2"]) {
-      const res = await app.request(`/service/v1/nft/${t.nft}/mint`, {
-        method: "POST",
-        headers: { ...t.tenant.chainHeaders, "content-type": "application/json" },
-        body: JSON.stringify({
-          playerId: "1",
-          from: t.minter.address,
-          to: t.player.address,
-          isSend: true,
-          encoded: false,
-          callbackUrl: "http://127.0.0.1:9/cb",
-          royaltyPercentage: 1,
-          mintMsg: [{ tokenId: id, metadata: { name: id, image: id } }],
-        }),
-      });
+      const res = await mintVia(app, t, id);
       const body = await res.json();
       assert.equal(body.code, 0, JSON.stringify(body));
       await t.client.waitForTransactionReceipt({ hash: body.data.txhash });
@@ -114,20 +121,7 @@ Deno.test({
     try {
       const chain = createPolygonChain({ rpcUrl: lagging.url, chainId: 31337 });
       const app = await appWith({ chain });
-      const res = await app.request(`/service/v1/nft/${t.nft}/mint`, {
-        method: "POST",
-        headers: { ...t.tenant.chainHeaders, "content-type": "application/json" },
-        body: JSON.stringify({
-          playerId: "1",
-          from: t.minter.address,
-          to: t.player.address,
-          isSend: true,
-          encoded: false,
-          callbackUrl: "http://127.0.0.1:9/cb",
-          royaltyPercentage: 1,
-          mintMsg: [{ tokenId: "1", metadata: { name: "1", image: "1" } }],
-        }),
-      });
+      const res = await mintVia(app, t, "1");
       const body = await res.json();
       assert.equal(body.code, 0, JSON.stringify(body));
       assert.equal(stale, false, "the stale estimate was used");
