@@ -10,6 +10,7 @@ import { requireGame } from "../tenancy.ts";
 import { loadProject } from "../moderation/projects.ts";
 import { contentSpamRule } from "../abuse/spam.ts";
 import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
+import type { MatchInfo } from "../abuse/detector.ts";
 
 /** A chat game key as the admin API shows it. */
 export interface ChatKeyView {
@@ -56,6 +57,9 @@ export interface ProjectSummary {
   /** Whether the built-in lexicons apply, and of which languages (null = all). */
   builtinLexicon: boolean;
   builtinLanguages: string[] | null;
+  /** The lowest severity that counts as forbidden, and whether intensifiers count. */
+  minSeverity: number;
+  countIntensifiers: boolean;
   version: number;
   forbiddenWords: number;
   allowWords: number;
@@ -78,6 +82,8 @@ type ProjectRow = {
   mask_char: string;
   builtin_lexicon: boolean;
   builtin_languages: string[] | null;
+  min_severity: number;
+  count_intensifiers: boolean;
   version: number;
   f: string[] | number;
   a: string[] | number;
@@ -98,6 +104,8 @@ function projectBase(r: ProjectRow) {
     masking: { enabled: r.masking_enabled, char: r.mask_char },
     builtinLexicon: r.builtin_lexicon,
     builtinLanguages: r.builtin_languages,
+    minSeverity: r.min_severity,
+    countIntensifiers: r.count_intensifiers,
     version: r.version,
     updatedAt: iso(r.updated_at)!,
     updatedBy: r.updated_by,
@@ -113,7 +121,7 @@ export async function listProjects(
 ): Promise<Page<ProjectSummary>> {
   return await keysetPage(db, {
     select: `project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon,
-        builtin_languages, version, jsonb_array_length(forbidden_words) as f,
+        builtin_languages, min_severity, count_intensifiers, version, jsonb_array_length(forbidden_words) as f,
         jsonb_array_length(allow_words) as a, updated_at, updated_by, created_at`,
     from: "tads_projects p",
     where: OF_GAME,
@@ -137,7 +145,7 @@ export async function getProjectOfGame(
 ): Promise<ProjectView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
+    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, min_severity, count_intensifiers, version,
         forbidden_words as f, allow_words as a, updated_at, updated_by, created_at
        from tads_projects p where ${OF_GAME} and project_key = $2`,
     [gameIndex, projectKey],
@@ -168,6 +176,8 @@ export interface DetectionTest {
   version: number;
   forbidden: boolean;
   words: string[];
+  /** Category and severity of each word in `words`. */
+  labels: MatchInfo[];
   masked: string;
   matches: MatchSpan[];
   /** The content spam rule the text breaks, if any (the repeat rule needs traffic, not a test). */
@@ -191,6 +201,7 @@ export async function testDetection(
     version: project.version,
     forbidden: found.forbidden,
     words: found.words,
+    labels: found.matches,
     masked: found.masked,
     matches: matchSpans(key.text, found.masked, project.maskChar),
     spam: contentSpamRule(key.text),

@@ -22,6 +22,13 @@ const Languages = z.array(
   }),
 ).max(LANGUAGES.length * 4);
 const ProjectKey = z.string().min(1).max(64);
+const MinSeverity = z.number().int().min(1).max(4).openapi({
+  description:
+    "The lowest severity that counts as forbidden: 1 mild (every match), 2 moderate, 3 strong, 4 severe",
+});
+const CountIntensifiers = z.boolean().openapi({
+  description: "Whether intensifiers (존나 좋아, fucking great) count as forbidden",
+});
 
 const postChatKey = createRoute({
   method: "post",
@@ -53,6 +60,8 @@ const postProject = createRoute({
       allowWords: Words.optional(),
       builtinLexicon: z.boolean().optional(),
       builtinLanguages: Languages.optional(),
+      minSeverity: MinSeverity.optional(),
+      countIntensifiers: CountIntensifiers.optional(),
       masking: z.object({
         enabled: z.boolean(),
         char: z.string().refine((s) => [...s].length === 1, "must be one character").optional(),
@@ -73,7 +82,7 @@ export const putWords = createRoute({
   path: "/admin/v1/tads/projects/{projectKey}/words",
   tags: ["admin"],
   summary:
-    "Replace a project's word lists (allowWords and builtin settings kept when omitted); effective at once",
+    "Replace a project's word lists (allowWords, builtin settings, minSeverity and countIntensifiers kept when omitted); effective at once",
   request: {
     params: z.object({ projectKey: ProjectKey }),
     body: jsonBody(
@@ -82,6 +91,8 @@ export const putWords = createRoute({
         allowWords: Words.optional(),
         builtinLexicon: z.boolean().optional(),
         builtinLanguages: Languages.nullable().optional(),
+        minSeverity: MinSeverity.optional(),
+        countIntensifiers: CountIntensifiers.optional(),
       }),
     ),
   },
@@ -94,6 +105,8 @@ export const putWords = createRoute({
         allowWords: z.number(),
         builtinLexicon: z.boolean(),
         builtinLanguages: z.array(z.string()).nullable(),
+        minSeverity: z.number(),
+        countIntensifiers: z.boolean(),
       }),
       "updated",
     ),

@@ -16,6 +16,7 @@ import m0013 from "./0013_builtin_lexicon.sql" with { type: "text" };
 import m0014 from "./0014_webhook_secrets.sql" with { type: "text" };
 import m0015 from "./0015_chain_attempts.sql" with { type: "text" };
 import m0016 from "./0016_chain_lifecycle.sql" with { type: "text" };
+import m0021 from "./0021_detection_severity.sql" with { type: "text" };
 import m0022 from "./0022_api_key_names.sql" with { type: "text" };
 
 /** Every migration, oldest first. Add new files at the end; never edit an applied one. */
@@ -36,5 +37,6 @@ export const migrations: Migration[] = [
   { name: "0014_webhook_secrets", sql: m0014 },
   { name: "0015_chain_attempts", sql: m0015 },
   { name: "0016_chain_lifecycle", sql: m0016 },
+  { name: "0021_detection_severity", sql: m0021 },
   { name: "0022_api_key_names", sql: m0022 },
 ];

@@ -27,10 +27,49 @@ type Span = { start: number; end: number; text: string };
 type TestResult = {
   forbidden: boolean;
   words: string[];
+  labels?: { word: string; category: string; severity: number }[];
   masked: string;
   matches: Span[];
   spam: string | null;
 };
+
+/** The lowest severity that counts and the intensifier choice (create and edit forms). */
+function SeverityFields(
+  { id, minSeverity = 1, countIntensifiers = false }: {
+    id: string;
+    minSeverity?: number;
+    countIntensifiers?: boolean;
+  },
+) {
+  return (
+    <div class="actions">
+      <Field
+        id={`${id}-severity`}
+        label="Lowest severity that counts"
+        hint="Matches below it are neither flagged nor masked."
+      >
+        <select id={`${id}-severity`} name="minSeverity" aria-describedby={`${id}-severity-hint`}>
+          {[[1, "1 mild (every match)"], [2, "2 moderate"], [3, "3 strong"], [4, "4 severe"]].map((
+            [v, label],
+          ) => <option key={v} value={String(v)} selected={v === minSeverity}>{label}</option>)}
+        </select>
+      </Field>
+      <label>
+        <input type="checkbox" name="countIntensifiers" value="1" checked={countIntensifiers} />
+        {" "}
+        Count intensifiers (존나 좋아, fucking great)
+      </label>
+    </div>
+  );
+}
+
+/** The severity settings of a submitted form, as the admin API takes them. */
+function severityOf(form: Record<string, string | undefined>) {
+  return {
+    minSeverity: Number(form.minSeverity ?? "1"),
+    countIntensifiers: form.countIntensifiers === "1",
+  };
+}
 
 /** The tested text with each match marked. */
 function Highlighted({ text, matches }: { text: string; matches: Span[] }) {
@@ -51,8 +90,11 @@ function TestOutcome({ text, result }: { text: string; result: TestResult }) {
   return (
     <div data-test-result>
       <p>
-        <Badge value={result.forbidden ? "forbidden" : "clean"} />{" "}
-        {result.forbidden ? `Matched: ${result.words.join(", ")}` : "No forbidden word matched."}
+        <Badge value={result.forbidden ? "forbidden" : "clean"} /> {result.forbidden
+          ? `Matched: ${
+            (result.labels ?? []).map((l) => `${l.word} (${l.category} ${l.severity})`).join(", ")
+          }`
+          : "No forbidden word matched."}
         {result.spam && (
           <>
             · spam rule: <strong>{result.spam}</strong>
@@ -132,6 +174,7 @@ async function listPage(
           >
             <textarea id="p-allow" name="allowWords" aria-describedby="p-allow-hint"></textarea>
           </Field>
+          <SeverityFields id="p" />
           <div class="actions">
             <label>
               <input type="checkbox" name="masking" value="1" checked /> Mask matches
@@ -194,7 +237,8 @@ async function projectPage(
         {p.masking.enabled ? `on (${p.masking.char})` : "off"} · built-in lexicons{" "}
         {p.builtinLexicon
           ? (p.builtinLanguages ? p.builtinLanguages.join(", ") : "all languages")
-          : "off"}
+          : "off"} · counts severity {p.minSeverity} and up, intensifiers{" "}
+        {p.countIntensifiers ? "counted" : "not counted"}
       </p>
       {extra.secret && (
         <SecretOnce
@@ -251,6 +295,11 @@ async function projectPage(
               </textarea>
             </Field>
           </div>
+          <SeverityFields
+            id="w"
+            minSeverity={p.minSeverity}
+            countIntensifiers={p.countIntensifiers}
+          />
           <button type="submit">Save word lists</button>
         </form>
       </div>
@@ -279,6 +328,7 @@ export function registerModerationPages(app: Hono<ConsoleEnv>, root: RootApp) {
       gameIndex: g,
       forbiddenWords: lines(k.form.forbiddenWords),
       allowWords: lines(k.form.allowWords),
+      ...severityOf(k.form),
       masking: { enabled: k.form.masking === "1", char: k.form.maskChar || "*" },
     });
     if (!r.ok) return listPage(k, g, { error: r.message });
@@ -298,6 +348,7 @@ export function registerModerationPages(app: Hono<ConsoleEnv>, root: RootApp) {
     const body = {
       forbiddenWords: lines(k.form.forbiddenWords),
       allowWords: lines(k.form.allowWords),
+      ...severityOf(k.form),
     };
     const r = await k.api.call("PUT", `/admin/v1/games/${g}/tads/projects/${seg(key)}/words`, body);
     if (!r.ok) return projectPage(k, g, key, { error: r.message });

@@ -246,3 +246,45 @@ Deno.test("console: ten wrong tokens from one address refuse sign-in there for a
   const elsewhere = await new Browser().signIn();
   assert.equal(elsewhere.status, 303);
 });
+
+Deno.test("console: a project's lowest counted severity and intensifier choice, created and edited", async () => {
+  const b = new Browser();
+  await b.signIn();
+  const t = await seedTenant("console severity");
+  const list = await b.request("GET", `/console/g/${t.gameIndex}/moderation`);
+  assert.match(list.text, /name="minSeverity"/);
+  const created = await b.request("POST", `/console/g/${t.gameIndex}/moderation`, {
+    _csrf: b.csrfOf(list.text),
+    name: "strict",
+    forbiddenWords: "noob",
+    allowWords: "",
+    minSeverity: "3",
+    countIntensifiers: "1",
+    masking: "1",
+    maskChar: "*",
+  });
+  assert.equal(created.status, 200, created.text);
+  const projects = await admin("GET", `/admin/v1/games/${t.gameIndex}/tads/projects`);
+  const key = projects.body.items[0].projectKey as string;
+  assert.equal(projects.body.items[0].minSeverity, 3);
+  assert.equal(projects.body.items[0].countIntensifiers, true);
+  const page = await b.request("GET", `/console/g/${t.gameIndex}/moderation/${key}`);
+  assert.match(page.text, /counts severity 3 and up, intensifiers counted/);
+  assert.match(page.text, /<option value="3" selected/);
+  const saved = await b.request("POST", `/console/g/${t.gameIndex}/moderation/${key}/words`, {
+    _csrf: b.csrfOf(page.text),
+    forbiddenWords: "noob",
+    allowWords: "",
+    minSeverity: "2",
+  });
+  assert.equal(saved.status, 303, saved.text);
+  const after = await b.request("GET", `/console/g/${t.gameIndex}/moderation/${key}`);
+  assert.match(after.text, /counts severity 2 and up, intensifiers not counted/);
+  const refused = await b.request("POST", `/console/g/${t.gameIndex}/moderation/${key}/words`, {
+    _csrf: b.csrfOf(after.text),
+    forbiddenWords: "noob",
+    minSeverity: "9",
+  });
+  assert.equal(refused.status, 400);
+  assert.match(refused.text, /minSeverity/);
+});
