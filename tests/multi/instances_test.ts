@@ -21,6 +21,10 @@ const ITEMS = 2_000;
 const DEVICES = 10_000;
 const PUSH_CONCURRENCY = 32;
 const CALLBACKS = 120;
+/** Callback requests time out after this; a claimed callback's lease is twice as long. */
+const OUTBOUND_TIMEOUT_MS = 8_000;
+/** How long after its answer a callback's outcome may take to be written on a loaded machine. */
+const WRITE_GRACE_MS = 2_000;
 
 const fk = await pushFakes();
 const anvil = new Anvil(freePort());
@@ -38,7 +42,7 @@ const cluster = await startCluster(INSTANCES, {
   ITEM_ATTEMPT_TIMEOUT_MS: "2000",
   ITEM_RETRY_BASE_MS: "200",
   ITEM_RETRY_MAX_MS: "2000",
-  OUTBOUND_TIMEOUT_MS: "3000",
+  OUTBOUND_TIMEOUT_MS: String(OUTBOUND_TIMEOUT_MS),
   CALLBACK_RETRY_BASE_MS: "500",
   POLYGON_RPC_URL: anvil.url,
   POLYGON_CHAIN_ID: String(TEST_CHAIN_ID),
@@ -402,13 +406,14 @@ Deno.test({
       at: number;
       answeredAt: number;
     }[] = [];
-    // Answers after 50 ms to 1.5 s (fixed per request), so a batch's callbacks finish at
-    // different times: an outcome recorded per batch rather than per callback shows as a repeat.
+    // Answers after 50 ms to 6 s (fixed per request), so a batch's callbacks finish at different
+    // times: an outcome recorded per batch rather than per callback shows as a repeat of a
+    // callback answered seconds before the kill.
     const sink = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
       const at = Date.now();
       const body = await req.json();
       const n = [...String(body.requestId)].reduce((a, ch) => (a * 31 + ch.charCodeAt(0)) >>> 0, 7);
-      await sleep(50 + n % 1_450);
+      await sleep(50 + n % 5_950);
       received.push({
         requestId: body.requestId,
         webhookId: req.headers.get("webhook-id"),
@@ -471,10 +476,10 @@ Deno.test({
       });
       for (let i = 0; i < 3; i++) await anvil.mine();
       await anvil.automine(true);
-      // Killed a second into the delivery of its batch (the callbacks with short answer times
+      // Killed four seconds into the delivery of its batch (the callbacks with short answer times
       // answered, the others still waiting): the instance with the most callbacks in its counters.
       await until("the first callback answered", 120_000, () => received.length > 0 || undefined);
-      await sleep(1_000);
+      await sleep(4_000);
       const sentBy = await Promise.all(Array.from({ length: INSTANCES }, async (_, i) => {
         const r = await cluster.call(i, "GET", "/metrics", {
           headers: { authorization: `Bearer ${cluster.adminToken}` },
@@ -491,15 +496,16 @@ Deno.test({
         return requestIds.every((id) => got.has(id)) ? true : undefined;
       });
       // Repeats still on their way: one callback lease (2 x OUTBOUND_TIMEOUT_MS) and a margin.
-      await sleep(8_000);
+      await sleep(2 * OUTBOUND_TIMEOUT_MS + 2_000);
       const byRequest = new Map<string, typeof received>();
       for (const r of received) {
         byRequest.set(r.requestId, [...(byRequest.get(r.requestId) ?? []), r]);
       }
       const repeated = [...byRequest.values()].filter((copies) => copies.length > 1);
-      // In flight at the kill: its first copy was not answered (or only just, before the outcome
-      // could be written) when the process died.
-      const inFlight = (first: (typeof received)[number]) => first.answeredAt >= killedAt - 500;
+      // In flight at the kill: its first copy was not answered, or its outcome could not be written
+      // yet, when the process died.
+      const inFlight = (first: (typeof received)[number]) =>
+        first.answeredAt >= killedAt - WRITE_GRACE_MS;
       const early = repeated.filter((copies) => !inFlight(copies[0]));
       console.log(
         `callbacks: ${requestIds.length} requests on three instances; instance ${victim} killed ` +
@@ -508,6 +514,10 @@ Deno.test({
           `(${repeated.length - early.length} in flight at the kill, ${early.length} answered ` +
           `before it), ${repeated.filter((c) => c[0].webhookId !== c[1].webhookId).length} ` +
           `repeats with another webhook-id`,
+      );
+      console.log(
+        `  first copies of the repeats were answered this long before the kill (ms): ` +
+          repeated.map((c) => killedAt - c[0].answeredAt).sort((a, b) => a - b).join(" "),
       );
       assert.equal(byRequest.size, requestIds.length, "every request called back");
       for (const copies of byRequest.values()) {
