@@ -11,7 +11,7 @@ import { cliFlag } from "../dev/cli_flag.ts";
 import { median, runScript, useTier } from "./real_tier.ts";
 import { startCluster } from "../tests/multi/cluster.ts";
 import { startGameServer } from "../dev/game_server.ts";
-import { randomToken } from "../lib/crypto/hashing.ts";
+import { itemRequestBody, seedGame } from "../tests/multi/seed.ts";
 
 const N = Number(cliFlag("n") ?? 2000);
 const ROUNDS = Number(cliFlag("rounds") ?? 3);
@@ -21,18 +21,13 @@ async function round(instances: number) {
   const cluster = await startCluster(instances, { SCHEDULER_INTERVAL_MS: "1000" });
   const game = await startGameServer({ vendorWord: "bench-vw", httpPort: 0, tcpPort: null });
   try {
-    const g = (await cluster.admin(0, "POST", "/admin/v1/games", { name: "bench" })).body;
-    const appid = `bench-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
-    await cluster.admin(0, "POST", `/admin/v1/games/${g.gameIndex}/apps`, { appid });
-    const key = (await cluster.admin(0, "POST", `/admin/v1/games/${g.gameIndex}/api-keys`, {
-      scopes: ["items"],
-    })).body;
+    const g = await seedGame(cluster, "bench", ["items"]);
     await cluster.admin(0, "PUT", `/admin/v1/games/${g.gameIndex}/item-endpoint`, {
       transport: "http",
       url: game.url,
       vendorWord: "bench-vw",
     });
-    const headers = { authorization: `Bearer ${key.apiKey}` };
+    const headers = { authorization: `Bearer ${g.apiKey}` };
     let next = 0;
     const t0 = performance.now();
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -40,15 +35,7 @@ async function round(instances: number) {
         const k = next++;
         const r = await cluster.call(k % instances, "POST", "/items/v1/requests", {
           headers,
-          json: {
-            transactionId: `bench-${k}-${randomToken(4)}`,
-            gameIndex: g.gameIndex,
-            idCategory: "vid",
-            id: `player-${k}`,
-            detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-            reason: "e",
-            serverId: "s1",
-          },
+          json: itemRequestBody(g.gameIndex, k),
         });
         if (r.status !== 202) throw new Error(`registration answered ${r.status}`);
       }

@@ -11,8 +11,8 @@
 import pg from "pg";
 import { cliFlag } from "../dev/cli_flag.ts";
 import { median, runScript, spawnDeno, useTier } from "./real_tier.ts";
-import { type Cluster, startCluster } from "../tests/multi/cluster.ts";
-import { randomToken } from "../lib/crypto/hashing.ts";
+import { startCluster } from "../tests/multi/cluster.ts";
+import { dueCampaign, seedGame, seedPushDevices } from "../tests/multi/seed.ts";
 import type { Duplicates } from "../tests/routes/push/fakes.ts";
 
 const DEVICES = Number(cliFlag("devices") ?? 100_000);
@@ -21,46 +21,6 @@ const ROUNDS = Number(cliFlag("rounds") ?? 1);
 const LEASE_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function post(url: string, body: unknown) {
-  return await (await fetch(url, { method: "POST", body: JSON.stringify(body) })).json();
-}
-
-/** Sets up a game with FCM and APNs credentials at the fakes and N devices; answers the ids. */
-async function seed(cluster: Cluster, db: pg.Client, fakesUrl: string) {
-  const g = (await cluster.admin(0, "POST", "/admin/v1/games", { name: "bench" })).body;
-  const appid = `bench-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
-  await cluster.admin(0, "POST", `/admin/v1/games/${g.gameIndex}/apps`, { appid });
-  const key = (await cluster.admin(0, "POST", `/admin/v1/games/${g.gameIndex}/api-keys`, {
-    scopes: ["push"],
-  })).body;
-  const projectId = `bench-${randomToken(5)}`.toLowerCase().replace(/[^a-z0-9-]/g, "x");
-  const bundleId = `com.example.${projectId.replace(/-/g, "")}`;
-  const serviceAccount = await post(`${fakesUrl}/_fake/fcm/accounts`, { projectId });
-  const apnsKey = await post(`${fakesUrl}/_fake/apns/keys`, { bundleId });
-  const creds = await cluster.admin(0, "PUT", `/admin/v1/push/apps/${appid}/credentials`, {
-    fcm: { serviceAccount },
-    apns: { ...apnsKey, bundleId, production: false },
-  });
-  if (creds.status !== 200) throw new Error(`credentials: ${JSON.stringify(creds.body)}`);
-  await db.query(
-    `insert into push_devices (game_index, appid, token, platform, country, zone, language)
-     select $1, $2,
-       case when g % 10 < 7 then 'b' || g || ':APA91b' || md5(g::text || $4)
-            else md5(g::text || $4) || md5((g + 1)::text || $4) end,
-       case when g % 10 < 7 then 'android' else 'ios' end,
-       'KR', 'Asia/Seoul', 'en'
-     from generate_series(1, $3) as g`,
-    [g.gameIndex, appid, DEVICES, projectId],
-  );
-  return {
-    gameIndex: g.gameIndex as number,
-    appid,
-    apiKey: key.apiKey as string,
-    projectId,
-    bundleId,
-  };
-}
 
 async function round(mode: "clean" | "crash", db: pg.Client, fakesUrl: string) {
   const cluster = await startCluster(1, {
@@ -74,45 +34,15 @@ async function round(mode: "clean" | "crash", db: pg.Client, fakesUrl: string) {
     SCHEDULER_INTERVAL_MS: "250",
   });
   try {
-    const s = await seed(cluster, db, fakesUrl);
-    const headers = { authorization: `Bearer ${s.apiKey}` };
-    const seoul = new Date(Date.now() + 9 * 3600_000 + 120_000).toISOString();
-    const campaign = await cluster.call(0, "POST", "/push/campaigns", {
-      headers,
-      json: {
-        company: "com2us",
-        companyIndex: 1,
-        description: "bench",
-        type: "B",
-        registrant: { id: "bench" },
-        reservation: {
-          localizing: false,
-          startDate: seoul.slice(0, 10),
-          endDate: seoul.slice(0, 10),
-          time: seoul.slice(11, 16),
-          repeat: false,
-        },
-        continents: [],
-        countries: ["KR"],
-        game: { gameindex: s.gameIndex, apps: [{ appindex: 1, appid: s.appid }] },
-        defaultLanguage: "en",
-        notification: {
-          en: {
-            android: { title: "Hi", message: "Bench" },
-            ios: { title: "Hi", message: "Bench" },
-          },
-        },
-      },
-    });
-    if (campaign.status !== 200) throw new Error(`campaign: ${JSON.stringify(campaign.body)}`);
-    const id = campaign.body.id;
+    const g = await seedGame(cluster, "bench", ["push"]);
+    const s = await seedPushDevices(cluster, db, g, { fakesUrl, devices: DEVICES });
+    const headers = { authorization: `Bearer ${g.apiKey}` };
+    const { id } = await dueCampaign(cluster, db, g);
     const tally = async (q: string): Promise<Duplicates> =>
       await (await fetch(`${fakesUrl}/_fake/duplicates?${q}`)).json();
     const accepted = async () =>
       (await tally(`project=${s.projectId}`)).messages +
       (await tally(`topic=${s.bundleId}`)).messages;
-    // The schedule is not what is measured: the slice is due at once.
-    await db.query("update push_slices set send_at = now() where campaign_id = $1", [id]);
     while ((await accepted()) === 0) await sleep(20);
     const t0 = performance.now();
     // Messages accepted by the fakes every 5 s: the rate before and after the crash.

@@ -7,13 +7,13 @@
 import assert from "node:assert/strict";
 import pg from "pg";
 import { startCluster } from "./cluster.ts";
+import { dueCampaign, itemRequestBody, seedGame, seedPushDevices } from "./seed.ts";
 import { startGameServer } from "../../dev/game_server.ts";
 import { pushFakes } from "../routes/push/fakes.ts";
 import { Anvil, TEST_CHAIN_ID } from "../lib/chain/anvil.ts";
 import { randomToken } from "../../lib/crypto/hashing.ts";
 import { API_KEY_CACHE_MS } from "../../lib/auth/api_keys.ts";
 import { parseMetrics, sumOf } from "../metrics_scrape.ts";
-import { deliveryCollapseId } from "../../lib/push/message.ts";
 
 const INSTANCES = 3;
 const OTP_LIMIT = 30;
@@ -77,26 +77,6 @@ async function until<T>(
   }
 }
 
-/** A game with one app on the cluster; `scopes` gets an API key. */
-async function seedGame(name: string, scopes: string[]) {
-  const game = await cluster.admin(0, "POST", "/admin/v1/games", { name });
-  assert.equal(game.status, 201, JSON.stringify(game.body));
-  const gameIndex = game.body.gameIndex as number;
-  const appid = `multi-${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}`;
-  const app = await cluster.admin(0, "POST", `/admin/v1/games/${gameIndex}/apps`, { appid });
-  assert.equal(app.status, 201, JSON.stringify(app.body));
-  const key = await cluster.admin(0, "POST", `/admin/v1/games/${gameIndex}/api-keys`, { scopes });
-  assert.equal(key.status, 201, JSON.stringify(key.body));
-  return {
-    gameIndex,
-    appid,
-    clientId: app.body.clientId as string,
-    clientSecret: app.body.clientSecret as string,
-    keyId: key.body.keyId as string,
-    apiKey: key.body.apiKey as string,
-  };
-}
-
 /** Runs `work` over `items` with at most `limit` at once. */
 async function pool<T>(items: T[], limit: number, work: (item: T, i: number) => Promise<void>) {
   let next = 0;
@@ -115,7 +95,7 @@ Deno.test({
     "multi: an API key revoked on one instance is refused by the others within API_KEY_CACHE_MS",
   ...options,
   async fn() {
-    const g = await seedGame("revocation", ["items"]);
+    const g = await seedGame(cluster, "revocation", ["items"]);
     const auth = { authorization: `Bearer ${g.apiKey}` };
     // Every instance has the key's row cached (the worst case for revocation).
     for (let i = 0; i < INSTANCES; i++) {
@@ -155,7 +135,7 @@ Deno.test({
   name: "multi: an OTP limit of N per minute is N in total across the instances",
   ...options,
   async fn() {
-    const g = await seedGame("otp limits", ["otp"]);
+    const g = await seedGame(cluster, "otp limits", ["otp"]);
     const topic = `topic-${randomToken(6)}`;
     const made = await cluster.admin(0, "POST", `/admin/v1/games/${g.gameIndex}/otp-topics`, {
       topic,
@@ -201,7 +181,7 @@ Deno.test({
   name: "multi: 2,000 item deliveries, one instance killed midway: every item granted exactly once",
   ...options,
   async fn() {
-    const g = await seedGame("items", ["items"]);
+    const g = await seedGame(cluster, "items", ["items"]);
     const vendorWord = `vw-${randomToken(8)}`;
     const game = await startGameServer({ vendorWord, httpPort: 0, tcpPort: null });
     try {
@@ -212,15 +192,7 @@ Deno.test({
       });
       assert.equal(put.status, 200, JSON.stringify(put.body));
       const headers = { authorization: `Bearer ${g.apiKey}` };
-      const bodies = Array.from({ length: ITEMS }, (_, k) => ({
-        transactionId: `multi-${k}-${randomToken(6)}`,
-        gameIndex: g.gameIndex,
-        idCategory: "vid",
-        id: `player-${k}`,
-        detail: [{ action: "send", assetCode: "gold", amount: 1 }],
-        reason: "e",
-        serverId: "s1",
-      }));
+      const bodies = Array.from({ length: ITEMS }, (_, k) => itemRequestBody(g.gameIndex, k));
       let killed = false;
       let resentRegistrations = 0;
       const t0 = performance.now();
@@ -280,63 +252,13 @@ Deno.test({
     "multi: a push campaign of 10,000 devices, the sending instance killed: every device gets it, none shows it twice",
   ...options,
   async fn() {
-    const g = await seedGame("push", ["push"]);
-    const projectId = `multi-${randomToken(5)}`.toLowerCase().replace(/[^a-z0-9-]/g, "x");
-    const bundleId = `com.example.${projectId.replace(/-/g, "")}`;
-    const serviceAccount = await fk.serviceAccount(projectId);
-    const key = await fk.apnsKey(bundleId);
-    const creds = await cluster.admin(0, "PUT", `/admin/v1/push/apps/${g.appid}/credentials`, {
-      fcm: { serviceAccount },
-      apns: { ...key, bundleId, production: false },
+    const g = await seedGame(cluster, "push", ["push"]);
+    const { projectId, bundleId } = await seedPushDevices(cluster, db, g, {
+      fakesUrl: fk.url,
+      devices: DEVICES,
     });
-    assert.equal(creds.status, 200, JSON.stringify(creds.body));
-    // The devices are written straight to the database (registration is not what is tested).
-    await db.query(
-      `insert into push_devices (game_index, appid, token, platform, country, zone, language)
-       select $1, $2,
-         case when g % 10 < 7 then 'm' || g || ':APA91b' || md5(g::text || $4)
-              else md5(g::text || $4) || md5((g + 1)::text || $4) end,
-         case when g % 10 < 7 then 'android' else 'ios' end,
-         'KR', 'Asia/Seoul', 'en'
-       from generate_series(1, $3) as g`,
-      [g.gameIndex, g.appid, DEVICES, projectId],
-    );
-    let at = Math.ceil(Date.now() / 60_000) * 60_000;
-    if (at - Date.now() < 5_000) at += 60_000;
-    const seoul = new Date(at + 9 * 3600_000).toISOString();
     const headers = { authorization: `Bearer ${g.apiKey}` };
-    const campaign = await cluster.call(0, "POST", "/push/campaigns", {
-      headers,
-      json: {
-        company: "com2us",
-        companyIndex: 1,
-        description: "multi",
-        type: "B",
-        registrant: { id: "op" },
-        reservation: {
-          localizing: false,
-          startDate: seoul.slice(0, 10),
-          endDate: seoul.slice(0, 10),
-          time: seoul.slice(11, 16),
-          repeat: false,
-        },
-        continents: [],
-        countries: ["KR"],
-        game: { gameindex: g.gameIndex, apps: [{ appindex: 1, appid: g.appid }] },
-        defaultLanguage: "en",
-        notification: {
-          en: {
-            android: { title: "Hi", message: "Multi" },
-            ios: { title: "Hi", message: "Multi" },
-          },
-        },
-      },
-    });
-    assert.equal(campaign.status, 200, JSON.stringify(campaign.body));
-    const id = campaign.body.id as number;
-    const uuid = campaign.body.uuid as string;
-    // The schedule has its own tests; here the slice is due at once.
-    await db.query("update push_slices set send_at = now() where campaign_id = $1", [id]);
+    const { id, uuid } = await dueCampaign(cluster, db, g);
     await fk.post("/_fake/delay", { ms: 5 });
     try {
       const accepted = async () =>
@@ -386,7 +308,6 @@ Deno.test({
         assert.equal(d.collapseIds[0], d.collapseIds[1], "one collapse id: one notification");
         assert.match(d.collapseIds[0] ?? "", new RegExp(`^${uuid}\\.\\d+$`));
       }
-      assert.equal(deliveryCollapseId(uuid, 7), `${uuid}.7`);
       await cluster.restart(sender);
     } finally {
       await fk.post("/_fake/delay", { ms: 0 });
@@ -399,7 +320,7 @@ Deno.test({
     "multi: transaction callbacks, one instance killed while delivering: each arrives once, a repeat only when in flight, same webhook-id",
   ...options,
   async fn() {
-    const g = await seedGame("chain", ["items"]);
+    const g = await seedGame(cluster, "chain", ["items"]);
     const received: {
       requestId: string;
       webhookId: string | null;
