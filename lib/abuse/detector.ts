@@ -135,16 +135,7 @@ const CAT_CUSTOM = CATEGORIES.indexOf("custom");
  * as words where a listed entry covers the same letters; `name` marks words that are also given
  * names or surnames (`Dick`), read as names inside a capitalised name.
  */
-export function parseLabel(
-  label: string,
-): {
-  category: number;
-  severity: number;
-  kind: number;
-  gap: number;
-  variant: boolean;
-  name: boolean;
-} {
+export function parseLabel(label: string): EntryLabel {
   const [category, severity, kindSpec = "word", origin] = label.split(" ");
   const [kind, gap = "0"] = kindSpec.split(":");
   const c = CATEGORIES.indexOf(category as Category);
@@ -164,17 +155,21 @@ export function parseLabel(
   };
 }
 
-// One compiled entry: the listed word, its languages, rule bits and label.
-interface Entry {
-  word: string;
-  langs: number;
-  rule: number;
+/** A parsed entry label (indexes into CATEGORIES and the kinds above). */
+export interface EntryLabel {
   category: number;
   severity: number;
   kind: number;
   gap: number;
   variant: boolean;
   name: boolean;
+}
+
+// One compiled entry: the listed word, its languages, rule bits and label.
+interface Entry extends EntryLabel {
+  word: string;
+  langs: number;
+  rule: number;
 }
 const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8, R_VARIANT = 16, R_NAME = 32;
 
@@ -234,7 +229,7 @@ type BuiltinEntry = {
   rule: ParsedEntry;
   langs: number;
   allow: boolean;
-  label: ReturnType<typeof parseLabel>;
+  label: EntryLabel;
 };
 let builtinCache: BuiltinEntry[] | undefined;
 const STUDIO_LABEL = {
@@ -281,7 +276,7 @@ export function compileDetector(options: DetectorOptions): Detector {
     rule: ParsedEntry,
     langs: number,
     allow: boolean,
-    label: ReturnType<typeof parseLabel>,
+    label: EntryLabel,
   ) => {
     if (rule.chars.length === 0) return;
     const key = `${allow ? "+" : "-"}${String.fromCodePoint(...rule.chars)}`;
