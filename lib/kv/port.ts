@@ -52,8 +52,10 @@ export interface Kv {
   pttl(key: string): Promise<number>;
   /** Round trip check for readiness probes. */
   ping(): Promise<void>;
+  /** Releases the connection, if the adapter holds one. */
+  close(): Promise<void>;
   /** Adapter name. */
-  readonly kind: "upstash" | "memory";
+  readonly kind: "upstash" | "memory" | "redis";
 }
 
 /** A KV failure; `unavailable` when the store could not be reached or did not answer. */

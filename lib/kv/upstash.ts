@@ -118,6 +118,9 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
         await redis.ping();
       });
     },
+    close() {
+      return Promise.resolve();
+    },
   };
   return kv;
 }
