@@ -3,10 +3,13 @@
  *
  *   deno run -A dev/run_tests.ts embedded [paths...]   PGlite + in-memory KV
  *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
- *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test
+ *   deno run -A dev/run_tests.ts real:tcp [paths...]   postgres.js + ioredis straight to PostgreSQL + Redis
+ *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test,
+ *                                                      through the bridges and through a Hyperdrive binding
  *   deno run -A dev/run_tests.ts browser [paths...]    the console in Debian's Chromium (playwright-core)
  *
- * The real and workers tiers create a fresh PostgreSQL database per run and drop it afterwards.
+ * The real tiers and the workers tier create a fresh PostgreSQL database per run and drop it
+ * afterwards.
  */
 import pg from "pg";
 import { startNeonBridge } from "./neon_bridge.ts";
@@ -91,6 +94,21 @@ async function realServers() {
       await Promise.allSettled([neon.close(), upstash.close()]);
       await db.drop().catch((err) => console.error(`could not drop test database: ${err}`));
     },
+  };
+}
+
+/** A fresh database reached straight over TCP, and Redis over TCP: no bridge. */
+async function tcpServers() {
+  const db = await freshDatabase();
+  return {
+    env: {
+      DATABASE_URL: db.url,
+      DATABASE_DRIVER: "tcp",
+      // Small pools: the machine's PostgreSQL is shared by every test process.
+      DATABASE_POOL_MAX: "4",
+      REDIS_URL,
+    },
+    close: () => db.drop().catch((err) => console.error(`could not drop test database: ${err}`)),
   };
 }
 
@@ -205,8 +223,8 @@ async function main() {
     } finally {
       await fakes.close();
     }
-  } else if (tier === "real") {
-    const servers = await realServers();
+  } else if (tier === "real" || tier === "real:tcp") {
+    const servers = tier === "real" ? await realServers() : await tcpServers();
     const fakes = await startPushFakes();
     try {
       result = await runCounted(
@@ -231,7 +249,7 @@ async function main() {
       await fakes.close();
     }
   } else {
-    console.error("usage: run_tests.ts embedded|real|workers|browser [paths...]");
+    console.error("usage: run_tests.ts embedded|real|real:tcp|workers|browser [paths...]");
     Deno.exit(2);
   }
   console.log(`${tier}: ${result.passed} passed, ${result.failed} failed`);

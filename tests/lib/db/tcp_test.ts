@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { DbError } from "../../../lib/db/port.ts";
 import { openTcp } from "../../../lib/db/tcp.ts";
+import { startTcpProxy } from "../tcp_proxy.ts";
 
 const dbUrl = Deno.env.get("DATABASE_URL");
 const ignore = !dbUrl;
@@ -109,6 +110,34 @@ Deno.test({
       assert.ok(after.every((pid) => !before.includes(pid)), "new connections answer");
     } finally {
       await Promise.all([db.close(), admin.close()]);
+    }
+  },
+});
+
+Deno.test({
+  name: "sql(tcp): connections cut without a word from the server do not wedge the pool",
+  ignore,
+  fn: async () => {
+    const target = new URL(dbUrl!);
+    const proxy = startTcpProxy({ hostname: target.hostname, port: Number(target.port || 5432) });
+    const url = new URL(dbUrl!);
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    const db = openTcp(url.toString(), { max: 3 });
+    try {
+      await untilServed(db);
+      const before = proxy.opened();
+      assert.ok(before >= 1);
+      // A statement in flight when its link is cut fails as unavailable.
+      const slow = db.query("select pg_sleep(2)");
+      await new Promise((r) => setTimeout(r, 100));
+      proxy.cutAll();
+      await assert.rejects(slow, (err) => err instanceof DbError && err.unavailable);
+      await untilServed(db);
+      assert.ok(proxy.opened() > before, "over new connections");
+    } finally {
+      await db.close();
+      await proxy.close();
     }
   },
 });
