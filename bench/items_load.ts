@@ -21,6 +21,7 @@ import { dispatchSoon } from "../lib/items/dispatcher.ts";
 import { sendItemBody } from "../lib/items/transport.ts";
 import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "../lib/items/record.ts";
 import type { Sql } from "../lib/db/port.ts";
+import { seedDeliveredItems } from "../tests/seed_rows.ts";
 import type { Services } from "../lib/services.ts";
 
 const tier = tierArg();
@@ -74,15 +75,7 @@ async function main() {
     const f = await itemFixture(transport);
     atFinish(() => f.close());
     const gameIndex = f.tenant.gameIndex;
-    await services.db.query(
-      `insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
-         attempts, last_code, next_attempt_at, created_at, updated_at, delivered_at)
-       select $1, 'old-' || i, '{}', md5(i::text), 'api', 'DELIVERED', 1, 20000,
-              now() - make_interval(secs => i), now() - make_interval(secs => i),
-              now() - make_interval(secs => i), now() - make_interval(secs => i)
-         from generate_series(1, $2::int) as i`,
-      [gameIndex, OLD],
-    );
+    await seedDeliveredItems(services.db, { gameIndex, rows: OLD });
     await services.db.query("analyze item_requests");
     let seq = 0;
     const input = (): ItemRequestInput & { transactionId: string } => ({
