@@ -75,3 +75,27 @@ export function toKvError(err: unknown): KvError {
   const message = (err as Error)?.message ?? String(err);
   return new KvError(message, !COMMAND_REFUSED.test(message), { cause: err });
 }
+
+/** Runs one adapter call, turning whatever the driver threw into a KvError. */
+export async function kvCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw toKvError(err);
+  }
+}
+
+/** `incr` and `incrMany` as batches, for adapters whose batch is one MULTI/EXEC round trip. */
+export function countersOverBatch(batch: Kv["batch"]): Pick<Kv, "incr" | "incrMany"> {
+  return {
+    async incr(key, options = {}) {
+      const [value] = await batch([{ op: "incr", key, ...options }]);
+      return value as number;
+    },
+    async incrMany(keys, options = {}) {
+      return await batch(
+        keys.map((key) => ({ op: "incr", key, ttlMs: options.ttlMs })),
+      ) as number[];
+    },
+  };
+}

@@ -4,7 +4,14 @@
  * adapter stays the choice on edge runtimes, which have no long-lived sockets.
  */
 import { Redis } from "ioredis";
-import { type Kv, type KvCommand, type KvResult, type SetOptions, toKvError } from "./port.ts";
+import {
+  countersOverBatch,
+  type Kv,
+  kvCall,
+  type KvCommand,
+  type KvResult,
+  type SetOptions,
+} from "./port.ts";
 
 /** Options for the TCP Redis adapter. */
 export interface RedisTcpOptions {
@@ -77,38 +84,23 @@ export function openRedisKv(url: string, options: RedisTcpOptions = {}): Kv {
   // Connection errors reach the callers as rejected commands; without a listener the client
   // would report each reconnect attempt as an unhandled error event.
   redis.on("error", () => {});
-  async function guarded<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      throw toKvError(err);
-    }
-  }
   const call = (c: Call) => redis.call(c[0], ...c.slice(1));
   const kv: Kv = {
     kind: "redis",
     get(key) {
-      return guarded(async () => asText(await redis.get(key)));
+      return kvCall(async () => asText(await redis.get(key)));
     },
     set(key, value, options = {}) {
-      return guarded(async () => (await call(setCall(key, value, options))) === "OK");
+      return kvCall(async () => (await call(setCall(key, value, options))) === "OK");
     },
     getdel(key) {
-      return guarded(async () => asText(await redis.getdel(key)));
+      return kvCall(async () => asText(await redis.getdel(key)));
     },
-    async incr(key, options = {}) {
-      const [value] = await kv.batch([{ op: "incr", key, ...options }]);
-      return value as number;
-    },
-    async incrMany(keys, options = {}) {
-      return await kv.batch(
-        keys.map((key) => ({ op: "incr", key, ttlMs: options.ttlMs })),
-      ) as number[];
-    },
+    ...countersOverBatch((commands) => kv.batch(commands)),
     batch(commands) {
       if (commands.length === 0) return Promise.resolve([]);
       const { calls, read } = plan(commands);
-      return guarded(async () => {
+      return kvCall(async () => {
         const results = await redis.multi(calls).exec();
         // exec answers null when the transaction was discarded (a watched key changed).
         if (!results) throw new Error("EXECABORT transaction discarded");
@@ -119,13 +111,13 @@ export function openRedisKv(url: string, options: RedisTcpOptions = {}): Kv {
     },
     del(...keys) {
       if (keys.length === 0) return Promise.resolve(0);
-      return guarded(async () => await redis.del(...keys));
+      return kvCall(async () => await redis.del(...keys));
     },
     pttl(key) {
-      return guarded(async () => await redis.pttl(key));
+      return kvCall(async () => await redis.pttl(key));
     },
     ping() {
-      return guarded(async () => {
+      return kvCall(async () => {
         await redis.ping();
       });
     },
