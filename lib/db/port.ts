@@ -77,11 +77,17 @@ export function toJsonText(value: unknown): string {
   );
 }
 
+/**
+ * A SQLSTATE: a two-character class (digits, or F0, HV, P0, XX) and three more. Socket error
+ * codes of the same length ("EPIPE" when the server has closed the connection) are not.
+ */
+const SQLSTATE = /^([0-9]{2}|F0|HV|P0|XX)[0-9A-Z]{3}$/;
+
 /** Wraps whatever a driver threw into a DbError, keeping the SQLSTATE. */
 export function toDbError(err: unknown): DbError {
   if (err instanceof DbError) return err;
   const e = err as { message?: string; code?: unknown; sourceError?: unknown };
-  const code = typeof e?.code === "string" && /^[0-9A-Z]{5}$/.test(e.code) ? e.code : undefined;
+  const code = typeof e?.code === "string" && SQLSTATE.test(e.code) ? e.code : undefined;
   return new DbError(e?.message ?? String(err), code, { cause: err });
 }
 

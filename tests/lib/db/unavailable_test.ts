@@ -5,7 +5,7 @@
  * the Neon bridge (the tier's, or one started here), which relays the code as Neon's proxy does.
  */
 import assert from "node:assert/strict";
-import { DbError, retryConflicts } from "../../../lib/db/port.ts";
+import { DbError, retryConflicts, toDbError } from "../../../lib/db/port.ts";
 import { openTcp } from "../../../lib/db/tcp.ts";
 import { openNeon } from "../../../lib/db/neon.ts";
 import { startNeonBridge } from "../../../dev/neon_bridge.ts";
@@ -65,6 +65,17 @@ Deno.test("DbError.unavailable: the cannot-serve-now codes and nothing else", ()
   for (const code of unavailable) assert.equal(new DbError("x", code).unavailable, true, code);
   for (const code of ["23505", "42P01", "22021", "22P05", "23503", "57014", "42601", "P0001"]) {
     assert.equal(new DbError("x", code).unavailable, false, code);
+  }
+});
+
+Deno.test("toDbError: SQLSTATEs are kept; socket error codes of the same shape mean unreachable", () => {
+  for (const code of ["57P03", "53300", "23505", "P0001", "XX000", "F0000", "HV000", "08006"]) {
+    assert.equal(toDbError(Object.assign(new Error("x"), { code })).code, code);
+  }
+  for (const code of ["EPIPE", "EPERM", "EBUSY", "ECONNRESET", "CONNECTION_CLOSED", 57]) {
+    const err = toDbError(Object.assign(new Error("socket"), { code }));
+    assert.equal(err.code, undefined, String(code));
+    assert.equal(err.unavailable, true, String(code));
   }
 });
 
