@@ -21,6 +21,7 @@ import {
   abusiveItems,
   dictionaryItems,
   type EvalItem,
+  holdoutItems,
   listedWords,
   outsideItems,
   sentenceItems,
@@ -79,18 +80,24 @@ export function evaluate(items: EvalItem[], filter: Filter, progress = false): C
     if (item.abusive) {
       bump("recall: all disguised", hit && true);
       bump(`recall: ${item.kind}`, hit);
-      bump(`recall lang: ${item.lang}`, hit);
+      // Per-language rows keep to the listed words; the hold-outs have rows of their own.
+      if (item.kind !== "peer_word" && item.kind !== "phrase") {
+        bump(`recall lang: ${item.lang}`, hit);
+      }
     } else {
       bump(`fp ${item.kind}: ${item.lang}`, hit);
+      if (item.family) bump(`fp ${item.kind} ${item.family}: ${item.lang}`, hit);
     }
   }
-  // "all disguised" leaves out the undisguised texts (plain, and the outside list).
+  // "all disguised" leaves out the undisguised texts (plain, the outside list, the hold-outs).
   const all = rows.get("recall: all disguised")!;
   const plain = rows.get("recall: plain");
-  const outside = rows.get("recall: outside_list");
-  if (all && outside) {
-    all.hit -= outside.hit;
-    all.total -= outside.total;
+  for (const undisguised of ["outside_list", "peer_word", "phrase"]) {
+    const r = rows.get(`recall: ${undisguised}`);
+    if (all && r) {
+      all.hit -= r.hit;
+      all.total -= r.total;
+    }
   }
   if (all && plain) {
     rows.set("recall: all disguised", { hit: all.hit - plain.hit, total: all.total - plain.total });
@@ -150,8 +157,9 @@ if (import.meta.main) {
     return i >= 0 ? Deno.args[i + 1] : undefined;
   };
   let items: EvalItem[];
+  const out = arg("--write-sample");
   const from = arg("--from");
-  if (from) items = JSON.parse(await Deno.readTextFile(from)).items;
+  if (from) items = [...JSON.parse(await Deno.readTextFile(from)).items, ...holdoutItems()];
   else {
     const sample = Number(arg("--sample") ?? Infinity);
     items = [
@@ -162,8 +170,9 @@ if (import.meta.main) {
     ];
     const clean = Number(arg("--sample-clean") ?? sample);
     if (Number.isFinite(sample)) items = sampleItems(items, sample, clean);
+    // The hold-out samples are small and read whole (they are committed files, not sampled).
+    if (!out) items.push(...holdoutItems());
   }
-  const out = arg("--write-sample");
   if (out) {
     await Deno.writeTextFile(
       out,

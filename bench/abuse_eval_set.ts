@@ -27,6 +27,8 @@ export interface EvalItem {
   /** Evasion class for abusive items, or the clean family ("dictionary", "sentence"). */
   kind: string;
   abusive: boolean;
+  /** Where a clean sentence comes from (headline, name, chat, quote, template), when known. */
+  family?: string;
 }
 
 // Languages with an outside list on npm (id, ms and vi have only project-written entries).
@@ -44,10 +46,13 @@ export function listedWords(): Map<Language, string[]> {
     if (lang === "ko") {
       source = [...source, ...require("badwords-ko/src/badwords.ko.config.json").badWords];
     }
+    // Definite word entries: not context-only, not intensifiers, not parts of phrase rules.
+    const { forbidden, labels } = LEXICON[lang];
     const kept = new Set(
-      LEXICON[lang].forbidden.filter((e) => !e.startsWith("~")).map((e) =>
-        e.replace(/^[*|]|[*|]$/g, "").toLowerCase()
-      ),
+      forbidden.filter((e, i) =>
+        !e.startsWith("~") && labels[i].split(" ").length === 2 &&
+        !labels[i].startsWith("intensifier")
+      ).map((e) => e.replace(/^[*|]|[*|]$/g, "").toLowerCase()),
     );
     out.set(
       lang,
@@ -95,6 +100,32 @@ const LEET: Record<string, string[]> = {
   t: ["7"],
   b: ["8"],
 };
+// Greek letters that look like Latin ones (the issue's ε τ κ υ ο α and a few more).
+const GREEK: Record<string, string> = {
+  a: "α",
+  e: "ε",
+  k: "κ",
+  o: "ο",
+  t: "τ",
+  u: "υ",
+  i: "ι",
+  v: "ν",
+  p: "ρ",
+  x: "χ",
+  b: "β",
+};
+// Digits that read as letters, for words written in digits only ("455").
+const DIGIT: Record<string, string> = {
+  a: "4",
+  s: "5",
+  o: "0",
+  i: "1",
+  l: "1",
+  e: "3",
+  t: "7",
+  b: "8",
+  g: "9",
+};
 const SPACED = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\s'’-]+$/u;
 const HANGUL = /[\uac00-\ud7a3]/u;
 
@@ -123,6 +154,98 @@ function toJamo(word: string): string {
   }).join("");
 }
 
+const KEYS_LEAD = [
+  "r",
+  "R",
+  "s",
+  "e",
+  "E",
+  "f",
+  "a",
+  "q",
+  "Q",
+  "t",
+  "T",
+  "d",
+  "w",
+  "W",
+  "c",
+  "z",
+  "x",
+  "v",
+  "g",
+];
+const KEYS_VOWEL = [
+  "k",
+  "o",
+  "i",
+  "O",
+  "j",
+  "p",
+  "u",
+  "P",
+  "h",
+  "hk",
+  "ho",
+  "hl",
+  "y",
+  "n",
+  "nj",
+  "np",
+  "nl",
+  "b",
+  "m",
+  "ml",
+  "l",
+];
+const KEYS_TAIL = [
+  "",
+  "r",
+  "R",
+  "rt",
+  "s",
+  "sw",
+  "sg",
+  "e",
+  "f",
+  "fr",
+  "fa",
+  "fq",
+  "ft",
+  "fx",
+  "fv",
+  "fg",
+  "a",
+  "q",
+  "qt",
+  "t",
+  "T",
+  "d",
+  "w",
+  "c",
+  "z",
+  "x",
+  "v",
+  "g",
+];
+
+/** A Hangul word as typed with the keyboard in English mode (2-set layout): 시발 -> tlqkf. */
+export function toKeys(word: string): string {
+  return [...word].map((c) => {
+    const s = c.charCodeAt(0) - 0xac00;
+    return KEYS_LEAD[Math.floor(s / 588)] + KEYS_VOWEL[Math.floor((s % 588) / 28)] +
+      KEYS_TAIL[s % 28];
+  }).join("");
+}
+
+/** The initial consonants of a Hangul word: 병신 -> ㅂㅅ. */
+function toInitials(word: string): string {
+  return [...word].map((c) =>
+    "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ"[Math.floor((c.charCodeAt(0) - 0xac00) / 588)]
+  )
+    .join("");
+}
+
 /** The disguises of one word, by evasion class (classes that do not apply are absent). */
 export function disguises(word: string, lang: Language, rnd: () => number): Record<string, string> {
   const out: Record<string, string> = { plain: word };
@@ -148,6 +271,28 @@ export function disguises(word: string, lang: Language, rnd: () => number): Reco
     const spots = letters.flatMap((c, i) => /\p{L}/u.test(c) ? [i] : []);
     const at = spots[Math.floor(rnd() * spots.length)];
     out.repeats = letters.map((c, i) => i === at ? c.repeat(4) : c).join("");
+  }
+  if (spaced && /^[a-z]+$/i.test(word)) {
+    const lower = word.toLowerCase();
+    out.doubled = [...lower].map((c) => c + c).join("");
+    // One inner letter hidden by the mask character, a vowel when there is one (f*ck, a*shole).
+    const inner = [...lower].slice(1, -1).map((c, i) => ({ c, i: i + 1 }));
+    if (inner.length > 0) {
+      const vowels = inner.filter(({ c }) => "aeiou".includes(c));
+      const pool = vowels.length > 0 ? vowels : inner;
+      const at = pool[Math.floor(rnd() * pool.length)].i;
+      out.mask_char = [...lower].map((c, i) => i === at ? "*" : c).join("");
+    }
+    if ([...lower].some((c) => GREEK[c])) {
+      out.greek = [...lower].map((c) => GREEK[c] ?? c).join("");
+    }
+    if (lower.length >= 3 && [...lower].every((c) => DIGIT[c])) {
+      out.digits_only = [...lower].map((c) => DIGIT[c]).join("");
+    }
+  }
+  if (/^[\uac00-\ud7a3]+$/.test(word)) {
+    out.keyboard_2set = toKeys(word);
+    if (letters.length > 1) out.initials = toInitials(word);
   }
   if (HANGUL.test(word) && !word.includes(" ")) {
     out.jamo = toJamo(word);
@@ -262,7 +407,58 @@ export function sentenceItems(max = Infinity): EvalItem[] {
     KO_TEMPLATES[i % KO_TEMPLATES.length].replace("{}", w)
   );
   return [
-    ...en.map((text) => ({ text, lang: "en" as Language, kind: "sentence", abusive: false })),
-    ...ko.map((text) => ({ text, lang: "ko" as Language, kind: "sentence", abusive: false })),
+    ...en.map((text) => ({
+      text,
+      lang: "en" as Language,
+      kind: "sentence",
+      abusive: false,
+      family: "quote",
+    })),
+    ...ko.map((text) => ({
+      text,
+      lang: "ko" as Language,
+      kind: "sentence",
+      abusive: false,
+      family: "template",
+    })),
+  ];
+}
+
+const HOLDOUT = new URL("../tests/lib/abuse/holdout/", import.meta.url);
+
+function tsvRows(file: string): string[][] {
+  return Deno.readTextFileSync(new URL(file, HOLDOUT)).split("\n")
+    .filter((l) => l.trim() && !l.startsWith("#")).map((l) => l.split("\t"));
+}
+
+/**
+ * The hold-out samples (tests/lib/abuse/holdout/, see NOTICE.md there): the peer lists' words
+ * (kind "peer_word"), the phrase sample (kind "phrase"; its clean lines kind "phrase_clean") and
+ * the clean sentence sample (kind "sentence", family headline, name or chat).
+ */
+export function holdoutItems(): EvalItem[] {
+  const peer: { words: string[] } = JSON.parse(
+    Deno.readTextFileSync(new URL("peer_words.json", HOLDOUT)),
+  );
+  return [
+    ...peer.words.map((w) => ({
+      text: CARRIERS.default.replace("{}", w),
+      lang: "en" as Language,
+      kind: "peer_word",
+      abusive: true,
+    })),
+    ...tsvRows("phrases.tsv").map(([lang, label, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: label === "abusive" ? "phrase" : "phrase_clean",
+      abusive: label === "abusive",
+    })),
+    ...tsvRows("clean_sentences.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "sentence",
+      abusive: false,
+      family,
+    })),
   ];
 }

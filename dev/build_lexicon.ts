@@ -6,10 +6,15 @@
  * - lib/abuse/lexicon_data.ts: the built-in lexicons of the 16 supported languages from
  *   `naughty-words` (LDNOOBW lists, CC-BY-4.0), `badwords-ko` (MIT) and, for Traditional
  *   Chinese, the Simplified list converted with `chinese-conv` (MIT), curated by
- *   dev/lexicon_curation.ts.
+ *   dev/lexicon_curation.ts, labelled by dev/lexicon_labels.ts, with the spelling variants of
+ *   dev/lexicon_variants.ts (checked against the dictionaries of the devDependencies), Korean
+ *   initial-consonant entries and the phrase rules of dev/lexicon_phrases.ts.
  */
 import { createRequire } from "node:module";
 import { CURATION } from "./lexicon_curation.ts";
+import { labelOf } from "./lexicon_labels.ts";
+import { PHRASES } from "./lexicon_phrases.ts";
+import { dictionaryCheck, englishVariants, koreanVariants } from "./lexicon_variants.ts";
 import { LANGUAGES } from "../lib/abuse/languages.ts";
 import { normalizedString } from "../lib/abuse/normalize.ts";
 
@@ -92,7 +97,46 @@ function sourceList(lang: string): string[] {
 const RE_NOSPACE =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Hangul}]/u;
 
-function curate(lang: string): { forbidden: string[]; allow: string[] } {
+/** Words of a Hunspell dictionary package (index.dic), without affix flags. */
+function dicWords(pkg: string): string[] {
+  const text = Deno.readTextFileSync(new URL(`node_modules/${pkg}/index.dic`, root));
+  return text.split("\n").slice(1).map((l) => l.split("/")[0].trim().normalize("NFC"))
+    .filter((w) => w.length > 1);
+}
+
+let latinDictionary: string[] | undefined;
+/** Dictionary words of the Latin-script languages the English lexicon also applies to. */
+function latinWords(): string[] {
+  latinDictionary ??= [
+    ...require("an-array-of-english-words") as string[],
+    ...require("an-array-of-french-words") as string[],
+    ...require("an-array-of-spanish-words") as string[],
+    ...dicWords("dictionary-tr"),
+  ];
+  return latinDictionary;
+}
+
+let koreanDictionary: string[] | undefined;
+function koreanWords(): string[] {
+  koreanDictionary ??= dicWords("dictionary-ko").filter((w) => /^[\uac00-\ud7a3]+$/.test(w));
+  return koreanDictionary;
+}
+
+const CHOSEONG = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+
+/** The initial consonants of a word of Hangul syllables ("병신" -> "ㅂㅅ"). */
+export function initialsOf(word: string): string {
+  return [...word].map((s) => CHOSEONG[Math.floor((s.charCodeAt(0) - 0xac00) / 588)]).join("");
+}
+
+/** A curated lexicon: entries with their labels (see lib/abuse/detector.ts), allowed words. */
+interface Curated {
+  forbidden: string[];
+  labels: string[];
+  allow: string[];
+}
+
+function curate(lang: string): Curated {
   const c = { ...CURATION[lang] };
   if (lang === "zh-tw") {
     // Traditional Chinese inherits the Simplified curation, converted.
@@ -128,10 +172,10 @@ function curate(lang: string): { forbidden: string[]; allow: string[] } {
     out.set(k, entry);
   }
   for (const [k, m] of marked) if (!out.has(k) && !removed.has(k)) out.set(k, m);
+  const allowed = new Set((c.allow ?? []).map(key));
   if (lang === "en") {
     // Whole-word entries match whole words only, so their plurals are entries of their own
     // (pussy -> pussies, fag -> fags), with the entry's own rule (context-only stays so).
-    const allowed = new Set((c.allow ?? []).map(key));
     for (const entry of [...out.values()]) {
       const bare = entry.replace(/^~/, "");
       if (!/^[a-z]+$/.test(bare) || bare.length < 3) continue;
@@ -144,25 +188,116 @@ function curate(lang: string): { forbidden: string[]; allow: string[] } {
       if (out.has(k) || removed.has(k) || allowed.has(k)) continue;
       out.set(k, (entry.startsWith("~") ? "~" : "") + plural);
     }
+    // An entry matching on inside words past its end covers its plural, except -y -> -ies
+    // (pussy* -> pussies).
+    for (const entry of [...out.values()]) {
+      const m = entry.match(/^(~?\*?)([a-z]+[^aeiou])y\*$/);
+      if (!m) continue;
+      const k = key(m[2] + "ies");
+      if (!out.has(k) && !allowed.has(k)) out.set(k, `${m[1]}${m[2]}ies`);
+    }
   }
-  return { forbidden: [...out.values()], allow: [...new Set(c.allow ?? [])] };
+  const entries = [...out.values()];
+  const labels = entries.map((e) => labelOf(lang, e));
+  const allow = [...new Set(c.allow ?? [])];
+  const add = (entry: string, label: string) => {
+    const k = key(entry.replace(/^~/, "").replace(/^[*|]|[*|]$/g, ""));
+    if (!k || out.has(k) || removed.has(k) || allowed.has(k)) return;
+    out.set(k, entry);
+    entries.push(entry);
+    labels.push(label);
+  };
+  // Spelling variants of the definite words, checked against the dictionaries.
+  const bases = entries.map((e, i) => ({ e, label: labels[i] })).filter(({ e, label }) =>
+    !e.startsWith("~") && label.split(" ").length === 2 && !label.startsWith("intensifier") &&
+    Number(label.split(" ")[1]) >= 2
+  );
+  if (lang === "en" || lang === "ko") {
+    const candidates: { text: string; inside: boolean; label: string; entry: string }[] = [];
+    for (const { e, label } of bases) {
+      const start = e.startsWith("*") ? "*" : "";
+      const end = e.endsWith("*") ? "*" : "";
+      const bare = e.replace(/^[*|]|[*|]$/g, "");
+      if (lang === "en") {
+        for (const v of englishVariants(bare)) {
+          // An entry matching inside words already covers its inflections.
+          if (end && v.startsWith(bare)) continue;
+          candidates.push({ text: v, inside: !!(start || end), label, entry: start + v + end });
+        }
+      } else if (Number(label.split(" ")[1]) >= 3) {
+        for (const v of koreanVariants(bare)) {
+          candidates.push({ text: v, inside: true, label, entry: v });
+        }
+      }
+    }
+    const dictionary = lang === "en" ? latinWords() : koreanWords();
+    const refused = dictionaryCheck(candidates, dictionary, normalizedString);
+    // A variant some dictionary word holds may still be a word of its own ("fuk").
+    const retry = candidates.filter((v) => refused.has(v.text) && v.inside && lang === "en")
+      .map((v) => ({ ...v, inside: false, entry: v.text }));
+    const refusedWhole = dictionaryCheck(retry, dictionary, normalizedString);
+    for (const v of candidates) if (!refused.has(v.text)) add(v.entry, `${v.label} word variant`);
+    for (const v of retry) if (!refusedWhole.has(v.text)) add(v.entry, `${v.label} word variant`);
+  }
+  if (lang === "ko") {
+    // Initial-consonant abbreviations of the definite words (ㅂㅅ, ㄱㅅㄲ), except the everyday
+    // chat abbreviations they would collide with.
+    const benign = new Set(c.benignInitials ?? []);
+    for (const { e, label } of bases) {
+      if (!/^[\uac00-\ud7a3]{2,4}$/.test(e)) continue;
+      const initials = initialsOf(e);
+      if (!benign.has(initials)) add(initials, `${label} word variant`);
+    }
+    // Young animals are 새끼 too (강아지 새끼, 새끼 고양이).
+    for (const animal of c.youngAnimals ?? []) {
+      allow.push(`${animal} 새끼`, `${animal}새끼`, `새끼 ${animal}`, `새끼${animal}`);
+    }
+    // Dictionary words that end in a suffix rule's ending (곤충, 보충) or hold a listed word
+    // (정신병원) are allowed words.
+    const suffixes = PHRASES.ko.suffixes.map(([s]) => s);
+    for (const w of koreanWords()) {
+      // Anchored at the word's start: 식충 is allowed, 급식충 is not.
+      if (suffixes.some((s) => w.endsWith(s) && w !== s)) allow.push("|" + w);
+      else if ((c.dictionaryAllow ?? []).some((d) => w.includes(d) && w !== d)) allow.push(w);
+    }
+  }
+  // Phrase rules: their parts are entries with a kind in their label.
+  const phrases = PHRASES[lang];
+  if (phrases) {
+    const push = (entry: string, label: string) => {
+      entries.push(entry);
+      labels.push(label);
+    };
+    for (const [w, label] of phrases.words) add(w, label);
+    for (const [f, gap] of phrases.frames) push(f, `insult 2 frame:${gap}`);
+    for (const [f, gap] of phrases.after) push(f, `insult 2 after:${gap}`);
+    for (const [t, label] of phrases.targets) push(t, `${label} target`);
+    for (const [s, label] of phrases.suffixes) push(s, `${label} suffix`);
+  }
+  return { forbidden: entries, labels, allow: [...new Set(allow)] };
 }
 
 function lexiconModule(): string {
-  const lexicon: Record<string, { forbidden: string[]; allow: string[] }> = {};
+  const lexicon: Record<string, Curated> = {};
   for (const lang of LANGUAGES) lexicon[lang] = curate(lang);
   const counts = LANGUAGES.map((l) => `${l} ${lexicon[l].forbidden.length}`).join(", ");
   return `// Generated by dev/build_lexicon.ts from dev/lexicon_curation.ts and npm naughty-words
 // 1.2.0 (List of Dirty, Naughty, Obscene, and Otherwise Bad Words, by Shutterstock and
 // contributors, CC-BY-4.0, modified: curated), badwords-ko 1.0.4 (MIT) and chinese-conv 4.0.0
-// (MIT, Traditional Chinese conversion). Licence notices: lib/abuse/LEXICON_NOTICE.md.
+// (MIT, Traditional Chinese conversion), with spelling variants, phrase rules and labels from
+// dev/lexicon_*.ts and Korean allowed words from dictionary-ko 2.0.0. Licence notices:
+// lib/abuse/LEXICON_NOTICE.md.
 // Do not edit. Entries: ${counts}.
 import type { Language } from "./languages.ts";
 
-/** Built-in lexicon entries (with matching markers) and allowed words per language. */
-export const LEXICON: Record<Language, { forbidden: string[]; allow: string[] }> = ${
-    JSON.stringify(lexicon, null, 2)
-  };\n`;
+/**
+ * Built-in lexicon entries (with matching markers), the label of each ("category severity
+ * [kind]", see detector.ts) and allowed words, per language.
+ */
+export const LEXICON: Record<
+  Language,
+  { forbidden: string[]; labels: string[]; allow: string[] }
+> = ${JSON.stringify(lexicon, null, 2)};\n`;
 }
 
 const outputs: [string, string][] = [

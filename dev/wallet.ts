@@ -7,6 +7,14 @@
  *   deno task wallet sign-hash <key> <hash>      -> signature over the raw 32-byte hash
  *   deno task wallet sign-message <key> <hash>   -> personal-message (eth_sign) signature
  *   deno task wallet send <key> <rawTx>          -> signs, sends to POLYGON_RPC_URL, waits, prints the hash
+ *
+ * XPLA (the LCD at XPLA_LCD_URL, chain XPLA_CHAIN_ID; default the local LCD of the README):
+ *
+ *   deno task wallet xpla-new                        -> "<privateKey> <xpla1… address>"
+ *   deno task wallet xpla-send <key> <to> <axpla>    -> a bank send signed with the key, waits, prints the hash
+ *   deno task wallet xpla-broadcast <base64 tx>      -> broadcasts tx bytes as they are, waits, prints the hash
+ *
+ * `sign-hash` also signs an XPLA `hashedTx` (a multisig member's signature).
  */
 import {
   createPublicClient,
@@ -16,12 +24,14 @@ import {
   type TransactionSerializableEIP1559,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { xplaBroadcast, xplaNew, xplaSend } from "./xpla_wallet.ts";
 
-const [command, key, value] = Deno.args;
+const [command, key, value, extra] = Deno.args;
 
 function usage(): never {
   console.error(
-    "usage: wallet new | sign-hash <key> <hash> | sign-message <key> <hash> | send <key> <rawTx>",
+    "usage: wallet new | sign-hash <key> <hash> | sign-message <key> <hash> | send <key> <rawTx>" +
+      " | xpla-new | xpla-send <key> <to> <axpla> | xpla-broadcast <base64 tx>",
   );
   Deno.exit(2);
 }
@@ -57,6 +67,17 @@ switch (command) {
     console.log(hash);
     break;
   }
+  case "xpla-new":
+    console.log(xplaNew());
+    break;
+  case "xpla-send":
+    if (!key || !value || !/^\d+$/.test(extra ?? "")) usage();
+    console.log(await xplaSend(key as Hex, value, BigInt(extra)));
+    break;
+  case "xpla-broadcast":
+    if (!key) usage();
+    console.log(await xplaBroadcast(key));
+    break;
   default:
     usage();
 }

@@ -43,7 +43,7 @@ export interface Services {
   secrets: RuntimeSecrets;
   /** The Polygon chain client (absent when POLYGON_RPC_URL is unset); tests may replace it. */
   chain?: PolygonChain;
-  /** The XPLA chain client (absent when XPLA_LCD_URL is unset); tests may replace it. */
+  /** The XPLA chain client (absent when XPLA_LCD_URL(S) is unset); tests may replace it. */
   xpla?: XplaChain;
   /** Wallet key management (keys sealed under the KMS master key). */
   kms: Kms;
@@ -127,14 +127,16 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
         observer: { log, metrics },
       })
       : undefined),
-    xpla: parts.xpla ?? (parts.config.XPLA_LCD_URL
+    xpla: parts.xpla ?? (parts.config.XPLA_LCD_URLS ?? parts.config.XPLA_LCD_URL
       ? createXplaChain({
-        lcdUrl: parts.config.XPLA_LCD_URL,
+        lcdUrl: parts.config.XPLA_LCD_URLS ?? parts.config.XPLA_LCD_URL,
         chainId: parts.config.XPLA_CHAIN_ID,
         gasPrice: parts.config.XPLA_GAS_PRICE,
         gasAdjustment: parts.config.XPLA_GAS_ADJUSTMENT,
         timeoutMs: parts.config.XPLA_LCD_TIMEOUT_MS,
+        timeoutBlocks: parts.config.XPLA_TIMEOUT_BLOCKS,
         fetch: parts.fetch,
+        observer: { log, metrics },
       })
       : undefined),
     kms: parts.kms ?? createLocalKms(parts.db, parts.secrets.kmsMasterKey),

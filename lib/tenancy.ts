@@ -13,15 +13,6 @@ export interface Game {
   name: string;
 }
 
-/** Creates a game. */
-export async function createGame(db: Sql, name: string): Promise<Game> {
-  const [row] = await db.query<{ game_index: number; name: string }>(
-    "insert into games (name) values ($1) returning game_index, name",
-    [name],
-  );
-  return { gameIndex: row.game_index, name: row.name };
-}
-
 /** Loads a game or throws not_found. */
 export async function requireGame(db: Sql, gameIndex: number): Promise<Game> {
   const [row] = await db.query<{ game_index: number; name: string }>(

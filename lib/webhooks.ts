@@ -2,8 +2,10 @@
  * Standard Webhooks (https://www.standardwebhooks.com): every callback and webhook the service
  * originates carries `webhook-id`, `webhook-timestamp` and `webhook-signature: v1,<base64
  * HMAC-SHA256(secret, id.timestamp.body)>`, signed with its game's secret. A game's secret is
- * created on first use and replaced by a rotation (the admin API shows the new one once); after a
- * rotation the previous secret signs too, for WEBHOOK_ROTATION_GRACE_SECONDS.
+ * created with the game (the creation answer shows it once; a game from before that gets one at its
+ * first message) and replaced by a rotation (the admin API shows the new one once); after a
+ * rotation the previous secret signs too, for WEBHOOK_ROTATION_GRACE_SECONDS. The console can
+ * reveal the current secret again on an explicit, logged request.
  */
 import { Webhook } from "standardwebhooks";
 import type { Services } from "./services.ts";
@@ -20,6 +22,68 @@ function sealKey(s: Services) {
 }
 
 const owner = (gameIndex: number) => `game:${gameIndex}`;
+
+/** A new game with its webhook secret: the answer is the only time the secret is shown. */
+export async function createGameWithSecret(
+  s: Services,
+  name: string,
+): Promise<{ gameIndex: number; name: string; webhookSecret: string }> {
+  // The game's index seals the secret, so it is taken first; game and secret then land together.
+  const [{ game_index: gameIndex }] = await s.db.query<{ game_index: number }>(
+    "select nextval(pg_get_serial_sequence('games', 'game_index'))::int as game_index",
+  );
+  const secret = generateWebhookSecret();
+  const sealed = await sealText(await sealKey(s), owner(gameIndex), secret);
+  const [games] = await s.db.transaction([
+    {
+      text: "insert into games (game_index, name) values ($1, $2) returning name",
+      params: [gameIndex, name],
+    },
+    {
+      text:
+        "insert into webhook_secrets (game_index, secret_sealed, rotated_at) values ($1, $2, $3)",
+      params: [gameIndex, sealed, new Date(s.clock.now())],
+    },
+  ]);
+  return { gameIndex, name: String(games[0].name), webhookSecret: secret };
+}
+
+/** When a game's secret was made, and until when a replaced one still signs; never the secret. */
+export interface WebhookSecretState {
+  /** False for a game whose first message has not been signed yet (its secret comes then). */
+  exists: boolean;
+  /** When the current secret was created (with the game) or last rotated. */
+  rotatedAt: string | null;
+  previousValidUntil: string | null;
+}
+
+/** The state of a game's secret, without the secret. */
+export async function webhookSecretState(
+  s: Services,
+  gameIndex: number,
+): Promise<WebhookSecretState> {
+  const [row] = await s.db.query<{ rotated_at: Date; previous_until: Date | null }>(
+    "select rotated_at, previous_until from webhook_secrets where game_index = $1",
+    [gameIndex],
+  );
+  const until = row?.previous_until && row.previous_until.getTime() > s.clock.now()
+    ? row.previous_until.toISOString()
+    : null;
+  return {
+    exists: Boolean(row),
+    rotatedAt: row?.rotated_at.toISOString() ?? null,
+    previousValidUntil: until,
+  };
+}
+
+/** The secret that signs a game's messages now (made if the game has none yet), with its state. */
+export async function revealWebhookSecret(
+  s: Services,
+  gameIndex: number,
+): Promise<WebhookSecretState & { secret: string }> {
+  const [secret] = await signingSecrets(s, gameIndex);
+  return { secret, ...await webhookSecretState(s, gameIndex) };
+}
 
 /** Replaces a game's secret and returns the new one (the only time it is shown). */
 export async function rotateWebhookSecret(

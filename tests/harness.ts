@@ -192,7 +192,7 @@ export async function callJson<T = any>(
 
 // Field names that hold secrets in this API (a name like tokenAddress holds none).
 const SECRET_FIELD =
-  /^(secret|secretKey|clientSecret|apiKey|accessToken|refreshToken|vendorWord|privateKey|password|authToken)$/i;
+  /^(secret|secretKey|clientSecret|webhookSecret|apiKey|accessToken|refreshToken|vendorWord|privateKey|password|authToken)$/i;
 
 /** Remembers every secret-named string field of a body (any depth). */
 function rememberSecretFields(value: unknown, depth = 0) {

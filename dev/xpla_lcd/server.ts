@@ -4,10 +4,13 @@
  * sequence, public key and axpla balance; transactions are protobuf-decoded, signatures
  * verified (ethsecp256k1 SIGN_MODE_DIRECT; amino multisig in multisig.ts), sequences checked
  * and replays refused at broadcast (CheckTx); a block includes them shortly after (DeliverTx),
- * executing the CosmWasm contracts of contracts.ts atomically per transaction.
+ * executing the CosmWasm contracts of contracts.ts atomically per transaction. A transaction's
+ * timeout_height is honoured: refused at broadcast when the next block is past it, never included
+ * past it, and dropped from the mempool (with the sender's later transactions, whose sequence it
+ * held) once the chain's height reaches it, as a node's recheck does.
  *
- * Not part of the LCD: `/_local/*` set-up endpoints (fund an account, instantiate a contract,
- * hold or release block production).
+ * Not part of the LCD: `/_local/*` set-up and control endpoints (fund an account, instantiate a
+ * contract, hold or release block production, produce blocks; README "Local LCD").
  */
 import { AuthInfo, SignDoc, TxBody, TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing";
@@ -102,6 +105,13 @@ export interface LocalLcd {
   query(contract: string, msg: Record<string, unknown>): unknown;
   /** Holds blocks (broadcast txs stay in the mempool) until released. */
   holdBlocks(hold: boolean): void;
+  /**
+   * Produces `count` blocks at once; `withMempool` false (the default) leaves the mempool out of
+   * them, as a chain too full to include it would. Answers the new height.
+   */
+  advanceBlocks(count: number, options?: { withMempool?: boolean }): number;
+  /** The latest block height. */
+  height(): number;
   close(): Promise<void>;
 }
 
@@ -131,6 +141,10 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
     gasWanted: bigint;
     /** Signer accounts and keys, committed when the block includes the tx. */
     signers: { acc: LocalAccount; pk: Any | null }[];
+    /** Each signer's sequence in the tx. */
+    sequences: bigint[];
+    /** Fee taken from the payer at CheckTx (given back if the tx is dropped). */
+    fee: { payer: LocalAccount; amount: bigint };
   }[] = [];
   let height = 1;
   let nextAccount = 1;
@@ -264,6 +278,14 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
 
   /** Ante checks; with `simulate`, signatures are not verified and a key may be absent. */
   function ante(d: Decoded, simulate: boolean) {
+    const timeout = d.body.timeoutHeight;
+    if (timeout > 0n && BigInt(height + 1) > timeout) {
+      throw new TxFailure(
+        30,
+        "sdk",
+        `block height: ${height + 1}, timeout height: ${timeout}: tx timeout height`,
+      );
+    }
     if (d.authInfo.signerInfos.length !== d.signers.length) {
       throw new TxFailure(
         4,
@@ -452,7 +474,15 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
         acc.checkSequence++;
         acc.checkPubKey = acc.checkPubKey ?? pk;
       }
-      mempool.push({ hash, body: d.body, json: d.json, gasWanted: gasLimit, signers });
+      mempool.push({
+        hash,
+        body: d.body,
+        json: d.json,
+        gasWanted: gasLimit,
+        signers,
+        sequences: d.authInfo.signerInfos.map((i) => i.sequence),
+        fee: { payer, amount: paid },
+      });
       scheduleBlock();
       return { hash, code: 0, rawLog: "[]", codespace: "" };
     } catch (err) {
@@ -471,40 +501,82 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
   function produceBlock() {
     timer = undefined;
     if (held || mempool.length === 0) return;
+    commitBlock(true);
+  }
+
+  /**
+   * Commits one block: with `withMempool`, the mempool's transactions still valid at this height
+   * in order (a tx whose sequence a dropped one held is dropped too); then, as a node's recheck
+   * does, drops what can no longer be included (past its timeout height, or behind a gap) and
+   * recounts the check state's sequences from the committed ones.
+   */
+  function commitBlock(withMempool: boolean) {
     height++;
-    for (const t of mempool.splice(0)) {
-      for (const { acc, pk } of t.signers) {
-        acc.sequence++;
-        acc.pubKey = acc.pubKey ?? pk;
-      }
-      let code = 0, codespace = "", rawLog = "[]", gasUsed = 0n;
-      try {
-        const calls = run(t.body);
-        gasUsed = BigInt(60_000 + 25_000 * t.body.messages.length + 5_000 * calls);
-        if (gasUsed > t.gasWanted) {
-          throw new TxFailure(
-            11,
-            "sdk",
-            `out of gas; gasWanted: ${t.gasWanted}, gasUsed: ${gasUsed}: out of gas`,
-          );
+    if (withMempool) {
+      for (const t of mempool.splice(0)) {
+        const timedOut = t.body.timeoutHeight > 0n && BigInt(height) > t.body.timeoutHeight;
+        const inOrder = t.signers.every(({ acc }, i) => BigInt(acc.sequence) === t.sequences[i]);
+        if (timedOut || !inOrder) {
+          t.fee.payer.balance += t.fee.amount;
+          continue;
         }
-      } catch (err) {
-        if (!(err instanceof TxFailure)) throw err;
-        code = err.code;
-        codespace = err.codespace;
-        rawLog = err.message;
+        include(t);
       }
-      txs.set(t.hash, {
-        hash: t.hash,
-        height,
-        code,
-        codespace,
-        rawLog,
-        gasWanted: t.gasWanted,
-        gasUsed,
-        json: t.json,
-      });
     }
+    recheck();
+  }
+
+  function recheck() {
+    for (const acc of accounts.values()) acc.checkSequence = acc.sequence;
+    for (const t of mempool.splice(0)) {
+      const expired = t.body.timeoutHeight > 0n && BigInt(height + 1) > t.body.timeoutHeight;
+      const next = t.signers.every(({ acc }, i) => BigInt(acc.checkSequence) === t.sequences[i]);
+      if (expired || !next) {
+        t.fee.payer.balance += t.fee.amount;
+        continue;
+      }
+      for (const { acc } of t.signers) acc.checkSequence++;
+      mempool.push(t);
+    }
+  }
+
+  function include(t: typeof mempool[number]) {
+    for (const { acc, pk } of t.signers) {
+      acc.sequence++;
+      acc.pubKey = acc.pubKey ?? pk;
+    }
+    let code = 0, codespace = "", rawLog = "[]", gasUsed = 0n;
+    try {
+      const calls = run(t.body);
+      gasUsed = BigInt(60_000 + 25_000 * t.body.messages.length + 5_000 * calls);
+      if (gasUsed > t.gasWanted) {
+        throw new TxFailure(
+          11,
+          "sdk",
+          `out of gas; gasWanted: ${t.gasWanted}, gasUsed: ${gasUsed}: out of gas`,
+        );
+      }
+    } catch (err) {
+      if (!(err instanceof TxFailure)) throw err;
+      code = err.code;
+      codespace = err.codespace;
+      rawLog = err.message;
+    }
+    txs.set(t.hash, {
+      hash: t.hash,
+      height,
+      code,
+      codespace,
+      rawLog,
+      gasWanted: t.gasWanted,
+      gasUsed,
+      json: t.json,
+    });
+  }
+
+  function advanceBlocks(count: number, options: { withMempool?: boolean } = {}): number {
+    for (let i = 0; i < count; i++) commitBlock(options.withMempool ?? false);
+    return height;
   }
 
   function accountJson(a: LocalAccount) {
@@ -553,6 +625,58 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
       }
       throw err;
     }
+  }
+
+  /** The `/_local/*` set-up and control endpoints (not part of an LCD). */
+  async function control(req: Request, path: string): Promise<Response> {
+    const b = await req.json().catch(() => null);
+    if (!b || typeof b !== "object" || Array.isArray(b)) {
+      return grpcError(400, 3, "body must be a JSON object: invalid request");
+    }
+    if (path === "/_local/fund") {
+      const address = String(b.address ?? "");
+      if (!fromBech32(address) || address !== address.toLowerCase()) {
+        return grpcError(400, 3, `address must be an xpla1… address: invalid address`);
+      }
+      const amount = String(b.amount ?? "");
+      if (!/^\d{1,40}$/.test(amount)) {
+        return grpcError(400, 3, `amount must be an integer string of axpla: invalid coins`);
+      }
+      const a = fund(address, BigInt(amount));
+      return Response.json({ address: a.address, balance: a.balance.toString() });
+    }
+    if (path === "/_local/contracts") {
+      const kinds: ContractKind[] = ["cw721", "cw20", "lock", "convert-pool"];
+      if (!kinds.includes(b.kind)) {
+        return grpcError(400, 3, `kind must be one of ${kinds.join(", ")}: invalid request`);
+      }
+      if (typeof b.creator !== "string" || !fromBech32(b.creator)) {
+        return grpcError(400, 3, `creator must be an xpla1… address: invalid address`);
+      }
+      try {
+        return Response.json({ address: addContract(b.kind, b.creator, b.init ?? {}, b.label) });
+      } catch (err) {
+        if (err instanceof ContractError) return grpcError(400, 3, `init: ${err.message}`);
+        throw err;
+      }
+    }
+    if (path === "/_local/hold") {
+      if (typeof b.hold !== "boolean") return grpcError(400, 3, "hold must be true or false");
+      held = b.hold;
+      if (!held) scheduleBlock();
+      return Response.json({ hold: held, height });
+    }
+    if (path === "/_local/blocks") {
+      const count = b.count ?? 1;
+      if (!Number.isInteger(count) || count < 1 || count > 10_000) {
+        return grpcError(400, 3, "count must be an integer from 1 to 10000");
+      }
+      if (b.withMempool !== undefined && typeof b.withMempool !== "boolean") {
+        return grpcError(400, 3, "withMempool must be true or false");
+      }
+      return Response.json({ height: advanceBlocks(count, { withMempool: b.withMempool }) });
+    }
+    return grpcError(404, 5, `no such control endpoint: ${path}`);
   }
 
   async function handle(req: Request): Promise<Response> {
@@ -660,14 +784,10 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
         contract_info: { code_id: "1", creator: c.creator, admin: "", label: c.label },
       });
     }
-    if (req.method === "POST" && path === "/_local/fund") {
-      const b = await req.json();
-      const a = fund(String(b.address), BigInt(b.amount));
-      return Response.json({ address: a.address, balance: a.balance.toString() });
-    }
-    if (req.method === "POST" && path === "/_local/contracts") {
-      const b = await req.json();
-      return Response.json({ address: addContract(b.kind, b.creator, b.init ?? {}, b.label) });
+    if (req.method === "POST" && path.startsWith("/_local/")) return await control(req, path);
+    if (req.method === "GET" && path === "/cosmos/base/tendermint/v1beta1/blocks/latest") {
+      const header = { chain_id: chainId, height: String(height), time: new Date().toISOString() };
+      return Response.json({ block_id: {}, block: { header }, sdk_block: { header } });
     }
     if (req.method === "GET" && path === "/cosmos/base/tendermint/v1beta1/node_info") {
       return Response.json({ default_node_info: { network: chainId } });
@@ -701,6 +821,8 @@ export function startLocalLcd(options: LocalLcdOptions = {}): LocalLcd {
       held = hold;
       if (!hold) scheduleBlock();
     },
+    advanceBlocks,
+    height: () => height,
     async close() {
       if (timer !== undefined) clearTimeout(timer);
       await server.shutdown();

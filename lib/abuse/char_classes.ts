@@ -70,6 +70,11 @@ const FOLD = new Map<number, number>();
 for (let i = 0; i < CONFUSABLES.length; i += 2) {
   FOLD.set(CONFUSABLES.codePointAt(i)!, CONFUSABLES.charCodeAt(i + 1));
 }
+// Greek letters written in Latin words for the Latin letter they resemble, beyond TR39 (which
+// has no skeleton or a non-Latin one for them): "hοε", "cοcκsυcκεr".
+for (const [greek, latin] of ["εe", "βb", "μu", "ωw", "χx", "δd", "πn"]) {
+  FOLD.set(greek.codePointAt(0)!, latin.charCodeAt(0));
+}
 const RE_DIGIT = /^\p{Nd}$/u;
 
 /** Computes the outputs of one code point (slow path, cached by the callers). */

@@ -1,17 +1,28 @@
 /**
- * The forbidden-word detector of a project: built-in lexicons plus the studio's own words,
- * normalised and matched in one pass, filtered by each entry's boundary rules and language,
- * matches inside allowed words dropped, and the matched characters of the original text masked.
+ * The forbidden-word detector of a project: built-in lexicons and phrase rules plus the studio's
+ * own words, normalised and matched in one pass (and in a few alternative readings of the text:
+ * letter runs shortened, doubled letters halved, digit words read as letters, mask characters
+ * read as hidden letters, Latin keys read as Korean), filtered by each entry's boundary rules,
+ * language, category and severity, matches inside allowed words dropped, and the matched
+ * characters of the original text masked.
  */
 import {
   collapseRepeats,
   copyNormalized,
   F_JOIN,
   F_SEP,
+  H_DIGITS,
+  H_KEYS,
+  H_PAIR,
+  halveDoubled,
   type Normalized,
   normalizeText,
+  readDigitWords,
+  variantBuffer,
+  WILD_SHIFT,
 } from "./normalize.ts";
-import { compileMatcher, type Matcher, type PatternInput } from "./matcher.ts";
+import { compileMatcher, type Matcher, type PatternInput, WILD } from "./matcher.ts";
+import { keyboardHangul } from "./keyboard.ts";
 import {
   ALL_LANGUAGES,
   type Language,
@@ -21,22 +32,51 @@ import {
 } from "./languages.ts";
 import { LEXICON } from "./lexicon_data.ts";
 
-/** Word lists and masking settings of a project. */
+/** Kinds of abuse a match is labelled with (`custom`: the studio's own words). */
+export const CATEGORIES = [
+  "profanity",
+  "insult",
+  "slur",
+  "sexual",
+  "threat",
+  "self-harm",
+  "intensifier",
+  "custom",
+] as const;
+
+/** A category of abuse. */
+export type Category = typeof CATEGORIES[number];
+
+/** Severities: 1 mild, 2 moderate, 3 strong, 4 severe (the studio's own words are 4). */
+export const SEVERITIES = [1, 2, 3, 4] as const;
+
+/** Word lists and settings of a project. */
 export interface DetectorOptions {
   forbiddenWords: readonly string[];
   allowWords?: readonly string[];
   /** Replacement character for masked characters (default "*"). */
   maskChar?: string;
-  /** Include the built-in lexicons of the 16 supported languages (default false). */
+  /** Include the built-in lexicons and phrase rules of the 16 supported languages (default false). */
   builtin?: boolean;
   /** Only these languages' built-in lexicons (codes as `lang_code`; default all 16). */
   builtinLanguages?: readonly string[] | null;
+  /** The lowest severity that counts as forbidden (1..4, default 1: every match counts). */
+  minSeverity?: number;
+  /** Whether intensifiers (`존나 좋아`, `fucking great`) count as forbidden (default false). */
+  countIntensifiers?: boolean;
 }
 
 /** Per-text options: the text's language selects the built-in lexicons applied. */
 export interface DetectOptions {
   /** ISO 639-1 code ("en", "zh-TW") or chat lang_code 1..16; unknown or absent = all. */
   lang?: string | number | null;
+}
+
+/** One counted match: the entry as listed, its category and severity. */
+export interface MatchInfo {
+  word: string;
+  category: Category;
+  severity: number;
 }
 
 /** What the detector found in one text. */
@@ -46,6 +86,8 @@ export interface Detection {
   masked: string;
   /** The forbidden words (as listed) that matched, without duplicates. */
   words: string[];
+  /** Category and severity of each word in `words`, in the same order. */
+  matches: MatchInfo[];
 }
 
 /** A compiled word list. */
@@ -70,13 +112,51 @@ export interface EntryRule {
   contextOnly: boolean;
 }
 
-// One compiled entry: the listed word, its languages and its rule bits.
+/**
+ * What a built-in entry is for (from its label in the lexicon data):
+ * - word: counts by itself;
+ * - frame: the start of a phrase rule ("you are a", "what a"), never counted itself; a target
+ *   after it, with at most `gap` words between, counts;
+ * - after: a frame that follows its target (Korean "같은 놈": "벌레 같은 놈");
+ * - target: an insult noun or adjective that counts only with a frame ("idiot", "벌레");
+ * - suffix: counts at the end of a longer word (Korean -충, -놈들: 급식충), unless an allowed
+ *   dictionary word holds it (곤충);
+ * - intensifies: a word that is an intensifier when another word follows it ("fucking great").
+ */
+const KINDS = ["word", "frame", "after", "target", "suffix", "intensifies"] as const;
+const K_WORD = 0, K_FRAME = 1, K_AFTER = 2, K_TARGET = 3, K_SUFFIX = 4, K_INTENSIFIES = 5;
+const CAT_INTENSIFIER = CATEGORIES.indexOf("intensifier");
+const CAT_CUSTOM = CATEGORIES.indexOf("custom");
+
+/**
+ * A parsed entry label: "category severity [kind[:gap]] [variant]"; `variant` marks entries the
+ * lexicon build generated from another (spelling variants, initials), which are not reported as
+ * words where a listed entry covers the same letters.
+ */
+export function parseLabel(
+  label: string,
+): { category: number; severity: number; kind: number; gap: number; variant: boolean } {
+  const [category, severity, kindSpec = "word", origin] = label.split(" ");
+  const [kind, gap = "0"] = kindSpec.split(":");
+  const c = CATEGORIES.indexOf(category as Category);
+  const k = KINDS.indexOf(kind as typeof KINDS[number]);
+  const s = Number(severity);
+  if (c < 0 || k < 0 || !(s >= 1 && s <= 4)) throw new Error(`bad lexicon label: ${label}`);
+  return { category: c, severity: s, kind: k, gap: Number(gap), variant: origin === "variant" };
+}
+
+// One compiled entry: the listed word, its languages, rule bits and label.
 interface Entry {
   word: string;
   langs: number;
   rule: number;
+  category: number;
+  severity: number;
+  kind: number;
+  gap: number;
+  variant: boolean;
 }
-const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8;
+const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8, R_VARIANT = 16;
 
 /** True for code points of scripts written with spaces between words (Latin, Greek, Cyrillic). */
 function isAlphabetic(cp: number): boolean {
@@ -129,19 +209,34 @@ export function parseEntry(raw: string, builtin = false): EntryRule & { chars: I
 }
 
 type ParsedEntry = ReturnType<typeof parseEntry>;
-let builtinCache: { raw: string; rule: ParsedEntry; langs: number; allow: boolean }[] | undefined;
+type BuiltinEntry = {
+  raw: string;
+  rule: ParsedEntry;
+  langs: number;
+  allow: boolean;
+  label: ReturnType<typeof parseLabel>;
+};
+let builtinCache: BuiltinEntry[] | undefined;
+const STUDIO_LABEL = { category: CAT_CUSTOM, severity: 4, kind: K_WORD, gap: 0, variant: false };
 
 /** The built-in lexicon entries, parsed once per process (every project compiles them). */
-function builtinEntries() {
+function builtinEntries(): BuiltinEntry[] {
   if (!builtinCache) {
     builtinCache = [];
     for (const [lang, list] of Object.entries(LEXICON)) {
       const langs = languageBit(lang as Language);
-      for (const raw of list.forbidden) {
-        builtinCache.push({ raw, rule: parseEntry(raw, true), langs, allow: false });
-      }
+      list.forbidden.forEach((raw, i) => {
+        const label = parseLabel(list.labels[i]);
+        builtinCache!.push({ raw, rule: parseEntry(raw, true), langs, allow: false, label });
+      });
       for (const raw of list.allow) {
-        builtinCache.push({ raw, rule: parseEntry(raw, true), langs, allow: true });
+        builtinCache.push({
+          raw,
+          rule: parseEntry(raw, true),
+          langs,
+          allow: true,
+          label: STUDIO_LABEL,
+        });
       }
     }
   }
@@ -153,9 +248,14 @@ export function compileDetector(options: DetectorOptions): Detector {
   const patterns: PatternInput[] = [];
   const keys = new Map<string, number>();
   const pending: Entry[][] = [];
-  const add = (raw: string, langs: number, allow: boolean, builtin: boolean) =>
-    addParsed(raw, parseEntry(raw, builtin), langs, allow);
-  const addParsed = (raw: string, rule: ParsedEntry, langs: number, allow: boolean) => {
+  let hangul = false;
+  const addParsed = (
+    raw: string,
+    rule: ParsedEntry,
+    langs: number,
+    allow: boolean,
+    label: ReturnType<typeof parseLabel>,
+  ) => {
     if (rule.chars.length === 0) return;
     const key = `${allow ? "+" : "-"}${String.fromCodePoint(...rule.chars)}`;
     let id = keys.get(key);
@@ -164,17 +264,28 @@ export function compileDetector(options: DetectorOptions): Detector {
       keys.set(key, id);
       pending.push([]);
       patterns.push({ chars: rule.chars, allow, id });
+      if (!allow && rule.chars.some((c) => c >= 0x3131 && c <= 0x318e)) hangul = true;
     }
     pending[id].push({
       word: allow ? "" : raw.trim(),
       langs,
-      rule: (rule.wordStart ? R_START : 0) | (rule.wordEnd ? R_END : 0) |
-        (rule.wholeChars ? R_CHARS : 0) | (rule.contextOnly ? R_CONTEXT : 0),
+      // A suffix ends a longer word, so it never starts one. An allowed word is anchored only
+      // where its entry says so ("|식충": at a word's start).
+      rule: allow
+        ? (raw.trim().startsWith("|") ? R_START : 0)
+        : (rule.wordStart && label.kind !== K_SUFFIX ? R_START : 0) |
+          (rule.wordEnd ? R_END : 0) | (rule.wholeChars ? R_CHARS : 0) |
+          (rule.contextOnly ? R_CONTEXT : 0) | (label.variant ? R_VARIANT : 0),
+      ...label,
     });
   };
   // The studio's own entries come first: for the same normalised text their rule is tried first.
-  for (const w of options.forbiddenWords) add(w, ALL_LANGUAGES, false, false);
-  for (const w of options.allowWords ?? []) add(w, ALL_LANGUAGES, true, false);
+  for (const w of options.forbiddenWords) {
+    addParsed(w, parseEntry(w, false), ALL_LANGUAGES, false, STUDIO_LABEL);
+  }
+  for (const w of options.allowWords ?? []) {
+    addParsed(w, parseEntry(w, false), ALL_LANGUAGES, true, STUDIO_LABEL);
+  }
   if (options.builtin) {
     let languages = ALL_LANGUAGES;
     if (options.builtinLanguages) {
@@ -185,7 +296,7 @@ export function compileDetector(options: DetectorOptions): Detector {
       }
     }
     for (const e of builtinEntries()) {
-      if (e.langs & languages) addParsed(e.raw, e.rule, e.langs, e.allow);
+      if (e.langs & languages) addParsed(e.raw, e.rule, e.langs, e.allow, e.label);
     }
   }
   const entries = pending.flat();
@@ -195,6 +306,13 @@ export function compileDetector(options: DetectorOptions): Detector {
     entryLangs: Int32Array.from(entries, (e) => e.langs),
     entryRule: Uint8Array.from(entries, (e) => e.rule),
     entryWord: entries.map((e) => e.word),
+    entryCategory: Uint8Array.from(entries, (e) => e.category),
+    entrySeverity: Uint8Array.from(entries, (e) => e.severity),
+    entryKind: Uint8Array.from(entries, (e) => e.kind),
+    entryGap: Uint8Array.from(entries, (e) => e.gap),
+    hangul,
+    minSeverity: Math.min(4, Math.max(1, Math.trunc(options.minSeverity ?? 1))),
+    countIntensifiers: options.countIntensifiers ?? false,
   };
   pending.forEach((list, i) => compiled.groupFirst[i + 1] = compiled.groupFirst[i] + list.length);
   const maskChar = options.maskChar || "*";
@@ -210,10 +328,18 @@ interface Compiled {
   entryLangs: Int32Array;
   entryRule: Uint8Array;
   entryWord: string[];
+  entryCategory: Uint8Array;
+  entrySeverity: Uint8Array;
+  entryKind: Uint8Array;
+  entryGap: Uint8Array;
+  /** Some forbidden entry is written in Hangul (the 2-set keyboard reading can match). */
+  hangul: boolean;
+  minSeverity: number;
+  countIntensifiers: boolean;
 }
 
 // Match buffers reused across calls (detection is synchronous). Spans are original UTF-16
-// offsets, so matches from the repeat-collapsed variants of a text combine with the others.
+// offsets, so matches from the alternative readings of a text combine with the others.
 let hitStart = new Int32Array(64);
 let hitEnd = new Int32Array(64);
 let hitEntry = new Int32Array(64);
@@ -224,6 +350,7 @@ let allows = 0;
 let cur: Normalized;
 let curLangs = 0;
 let cur_: Compiled;
+let curText = "";
 
 function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
@@ -236,6 +363,33 @@ function boundaryBefore(k: number): boolean {
   return k === 0 || k >= cur.length || (cur.flags[k] & F_SEP) !== 0 || cur.chars[k - 1] === 0x20;
 }
 
+function isJamo(c: number): boolean {
+  return c >= 0x3131 && c <= 0x318e;
+}
+
+// Syllables that may follow a Korean suffix entry inside the word (plural, particles, 같은...).
+const AFTER_SUFFIX = new Set([..."들이아야은는을의새놈년같도만"].map((c) => c.charCodeAt(0)));
+
+/** A suffix entry (급식충) needs a syllable right before it and the word's end (or a particle) after. */
+function suffixHolds(start: number, end: number): boolean {
+  const n = cur;
+  if (start === 0 || !isJamo(n.chars[start - 1])) return false;
+  if ((n.flags[start] & F_SEP) !== 0 && (n.flags[start] & F_JOIN) === 0) return false;
+  if (boundaryBefore(end + 1)) return true;
+  return AFTER_SUFFIX.has(curText.charCodeAt(n.start[end + 1]));
+}
+
+function pushHit(start: number, end: number, entry: number) {
+  if (hits === hitStart.length) {
+    hitStart = grow(hitStart);
+    hitEnd = grow(hitEnd);
+    hitEntry = grow(hitEntry);
+  }
+  hitStart[hits] = start;
+  hitEnd[hits] = end;
+  hitEntry[hits++] = entry;
+}
+
 function record(end: number, length: number, id: number, allow: boolean) {
   const start = end - length + 1;
   const n = cur;
@@ -244,6 +398,10 @@ function record(end: number, length: number, id: number, allow: boolean) {
   for (let x = c.groupFirst[id]; x < c.groupFirst[id + 1]; x++) {
     if ((c.entryLangs[x] & curLangs) === 0) continue;
     if (allow) {
+      if (
+        (c.entryRule[x] & R_START) !== 0 &&
+        (!boundaryBefore(start) || (n.flags[start] & F_JOIN) !== 0)
+      ) continue;
       if (allows === allowStart.length) {
         allowStart = grow(allowStart);
         allowEnd = grow(allowEnd);
@@ -267,19 +425,57 @@ function record(end: number, length: number, id: number, allow: boolean) {
     }
     if (needStart && !boundaryBefore(start)) continue;
     if (needEnd && !boundaryBefore(end + 1)) continue;
+    const kind = c.entryKind[x];
+    if (kind === K_SUFFIX && !suffixHolds(start, end)) continue;
+    if (kind === K_SUFFIX) {
+      // The whole word is the insult (급식충): its match starts where the word does.
+      let k = start;
+      while (
+        k > 0 && n.chars[k - 1] !== 0x20 && ((n.flags[k] & F_SEP) === 0 || (n.flags[k] & F_JOIN))
+      ) k--;
+      pushHit(n.start[k], n.end[end], x);
+      continue;
+    }
+    if (kind === K_FRAME || kind === K_AFTER || kind === K_TARGET) {
+      // Parts of phrase rules are kept beside the word match of the same text.
+      pushHit(n.start[start], n.end[end], x);
+      continue;
+    }
     chosen = x;
     if ((rule & R_CONTEXT) === 0) break; // a definite entry wins over a context-only one
   }
-  if (chosen >= 0) {
-    if (hits === hitStart.length) {
-      hitStart = grow(hitStart);
-      hitEnd = grow(hitEnd);
-      hitEntry = grow(hitEntry);
+  if (chosen >= 0) pushHit(n.start[start], n.end[end], chosen);
+}
+
+/** The text with WILD code points where mask characters stood inside a word ("sh*t"). */
+function wildReading(n: Normalized): Normalized {
+  const out = variantBuffer();
+  let len = 0;
+  for (let k = 0; k < n.length; k++) {
+    const w = n.flags[k] >> WILD_SHIFT;
+    if (w > 0) {
+      // The mask characters are the w single-unit characters right before this letter.
+      for (let q = w; q > 0; q--) {
+        out.chars[len] = WILD;
+        out.start[len] = n.start[k] - q;
+        out.end[len] = n.start[k] - q + 1;
+        out.flags[len++] = 0;
+      }
     }
-    hitStart[hits] = n.start[start];
-    hitEnd[hits] = n.end[end];
-    hitEntry[hits++] = chosen;
+    out.chars[len] = n.chars[k];
+    out.start[len] = n.start[k];
+    out.end[len] = n.end[k];
+    // The letter after hidden ones continues the word: no boundary before it.
+    out.flags[len++] = w > 0 ? 0 : n.flags[k] & (F_SEP | F_JOIN);
   }
+  out.length = len;
+  out.wild = 0;
+  return out;
+}
+
+function scan(n: Normalized) {
+  cur = n;
+  cur_.matcher.scan(n.chars, n.length, record);
 }
 
 function detectWith(
@@ -290,48 +486,212 @@ function detectWith(
 ): Detection {
   cur_ = compiled;
   curLangs = langs;
+  curText = text;
   hits = 0;
   allows = 0;
-  cur = normalizeText(text);
-  compiled.matcher.scan(cur.chars, cur.length, record);
-  const base = cur;
+  const base = normalizeText(text);
+  scan(base);
   const two = collapseRepeats(base, 2, text);
   if (two) {
-    cur = two;
-    compiled.matcher.scan(cur.chars, cur.length, record);
-    cur = collapseRepeats(base, 1, text)!;
-    compiled.matcher.scan(cur.chars, cur.length, record);
+    scan(two);
+    scan(collapseRepeats(base, 1, text)!);
   }
-  if (hits === 0) return { forbidden: false, masked: text, words: [] };
+  const halved = base.hints & H_PAIR ? halveDoubled(base, text) : null;
+  if (halved) scan(halved);
+  const digits = base.hints & H_DIGITS ? readDigitWords(base) : null;
+  if (digits) scan(digits);
+  if (compiled.hangul && (langs & KOREAN) !== 0 && (base.hints & H_KEYS) !== 0) {
+    const typed = keyboardHangul(base, text);
+    if (typed) scan(typed);
+  }
+  if (base.wild > 0) {
+    cur = wildReading(base);
+    compiled.matcher.scanWild(cur.chars, cur.length, record);
+  }
+  if (hits === 0) return { forbidden: false, masked: text, words: [], matches: [] };
+  return decide(compiled, maskChar, text);
+}
 
-  // Keep the matches that no allowed word contains; context-only entries count only beside a
-  // definite match.
-  let definite = false;
-  const kept: number[] = [];
+const KOREAN = languageBit("ko");
+// Words after which "fucking" is not an intensifier of what follows ("fucking you", "fucking off").
+const NOT_INTENSIFIED = new Set(["you", "u", "ya", "off", "up", "him", "her", "them", "it", "me"]);
+const WORD_AT = /[\p{L}\p{N}']+/uy;
+// Endings an inside-word match of a Latin entry takes with it when they end the word
+// ("assholes", "fuckers"), so the mask does not leave them.
+const ENDINGS = new Set(["s", "es", "ed", "er", "ers", "ing", "ings", "in", "y", "ies", "z", "a"]);
+const LETTER_AT = /\p{L}+/uy;
+const STOP = /[.!?\n]/;
+
+/** The number of words between two offsets, or -1 when a sentence ends between them. */
+function wordsBetween(text: string, from: number, to: number): number {
+  if (to < from) return -1;
+  const gap = text.slice(from, to);
+  if (STOP.test(gap)) return -1;
+  const words = gap.trim();
+  return words === "" ? 0 : words.split(/\s+/u).length;
+}
+
+// What each hit became in decide(): its category and severity (0 = not counted).
+let hitCategory = new Int32Array(64);
+let hitSeverity = new Int32Array(64);
+
+function decide(c: Compiled, maskChar: string, text: string): Detection {
+  if (hitCategory.length < hits) {
+    hitCategory = new Int32Array(hitStart.length);
+    hitSeverity = new Int32Array(hitStart.length);
+  }
+  // 1. Matches inside an allowed word are dropped; parts of phrase rules resolved.
   for (let h = 0; h < hits; h++) {
-    const s = hitStart[h], e = hitEnd[h];
+    const x = hitEntry[h];
+    hitSeverity[h] = 0;
+    hitCategory[h] = c.entryCategory[x];
     let allowed = false;
     for (let a = 0; a < allows && !allowed; a++) {
-      allowed = allowStart[a] <= s && allowEnd[a] >= e;
+      allowed = allowStart[a] <= hitStart[h] && allowEnd[a] >= hitEnd[h];
     }
-    if (allowed) continue;
-    kept.push(h);
-    if ((compiled.entryRule[hitEntry[h]] & R_CONTEXT) === 0) definite = true;
+    const kind = c.entryKind[x];
+    // A target counts only inside its frame, which no allowed word explains away (기생충).
+    if (allowed && kind !== K_TARGET) continue;
+    if (kind === K_FRAME || kind === K_AFTER) continue;
+    if (kind === K_TARGET && !framed(c, h, text)) continue;
+    hitSeverity[h] = c.entrySeverity[x];
+    if (kind === K_INTENSIFIES && intensifies(h, text)) {
+      hitCategory[h] = CAT_INTENSIFIER;
+      hitSeverity[h] = 1;
+    }
   }
-  if (!definite) return { forbidden: false, masked: text, words: [] };
-  kept.sort((a, b) => hitStart[a] - hitStart[b] || hitEnd[b] - hitEnd[a]);
-  const words = new Set<string>();
+  // Words inside an intensifier ("fucking" in "fucking great" is also "*fuck*") go with it.
+  for (let h = 0; h < hits; h++) {
+    if (hitCategory[h] !== CAT_INTENSIFIER || hitSeverity[h] === 0) continue;
+    for (let g = 0; g < hits; g++) {
+      if (g !== h && hitStart[g] >= hitStart[h] && hitEnd[g] <= hitEnd[h] && hitSeverity[g] > 0) {
+        hitCategory[g] = CAT_INTENSIFIER;
+        hitSeverity[g] = 1;
+      }
+    }
+  }
+  // 2. The project's threshold and its intensifier choice.
+  let definite = false;
+  for (let h = 0; h < hits; h++) {
+    if (hitSeverity[h] === 0) continue;
+    if (
+      hitSeverity[h] < c.minSeverity ||
+      (hitCategory[h] === CAT_INTENSIFIER && !c.countIntensifiers)
+    ) {
+      hitSeverity[h] = 0;
+      continue;
+    }
+    if ((c.entryRule[hitEntry[h]] & R_CONTEXT) === 0) definite = true;
+  }
+  if (!definite) return { forbidden: false, masked: text, words: [], matches: [] };
+  // 3. Context-only matches count beside a definite one, but not where a definite match
+  // already explains the same letters ("a b o o b s": boobs, not abo).
+  // Characters inside counted definite matches, as prefix counts (only when needed).
+  let inDefinite: Int32Array | null = null;
+  for (let h = 0; h < hits && !inDefinite; h++) {
+    if (hitSeverity[h] > 0 && (c.entryRule[hitEntry[h]] & R_CONTEXT) !== 0) {
+      inDefinite = new Int32Array(text.length + 1);
+    }
+  }
+  if (inDefinite) {
+    const mark = new Int32Array(text.length + 1);
+    for (let g = 0; g < hits; g++) {
+      if (hitSeverity[g] > 0 && (c.entryRule[hitEntry[g]] & R_CONTEXT) === 0) {
+        mark[hitStart[g]]++;
+        mark[hitEnd[g]]--;
+      }
+    }
+    let depth = 0;
+    for (let i = 0; i < text.length; i++) {
+      depth += mark[i];
+      inDefinite[i + 1] = inDefinite[i] + (depth > 0 ? 1 : 0);
+    }
+  }
+  const kept: number[] = [];
+  for (let h = 0; h < hits; h++) {
+    if (hitSeverity[h] === 0) continue;
+    if (
+      inDefinite && (c.entryRule[hitEntry[h]] & R_CONTEXT) !== 0 &&
+      inDefinite[hitEnd[h]] > inDefinite[hitStart[h]]
+    ) continue;
+    kept.push(h);
+  }
+  // By start, longer first, listed entries before generated ones of the same span: a sweep then
+  // knows whether a listed match covers each generated one.
+  const variantOf = (h: number) => (c.entryRule[hitEntry[h]] & R_VARIANT) !== 0 ? 1 : 0;
+  kept.sort((a, b) =>
+    hitStart[a] - hitStart[b] || hitEnd[b] - hitEnd[a] || variantOf(a) - variantOf(b)
+  );
+  const words = new Map<string, MatchInfo>();
   let masked = "";
   let copied = 0;
+  let listedEnd = -1;
   for (const h of kept) {
-    words.add(compiled.entryWord[hitEntry[h]]);
+    const x = hitEntry[h];
+    const word = c.entryWord[x];
+    const seen = words.get(word);
+    // A generated variant is reported only where no listed entry covers its letters.
+    const covered = variantOf(h) === 1 && listedEnd >= hitEnd[h];
+    if (variantOf(h) === 0) listedEnd = Math.max(listedEnd, hitEnd[h]);
+    if (!covered && (!seen || seen.severity < hitSeverity[h])) {
+      words.set(word, {
+        word,
+        category: CATEGORIES[hitCategory[h]],
+        severity: hitSeverity[h],
+      });
+    }
     const from = Math.max(hitStart[h], copied);
-    const to = hitEnd[h];
+    const to = withEnding(text, hitEnd[h]);
     if (to <= from) continue;
     masked += text.slice(copied, from) + maskSpan(text, from, to, maskChar);
     copied = to;
   }
-  return { forbidden: true, masked: masked + text.slice(copied), words: [...words] };
+  return {
+    forbidden: true,
+    masked: masked + text.slice(copied),
+    words: [...words.keys()],
+    matches: [...words.values()],
+  };
+}
+
+/** A target counts when a frame of the same text leads to it (or follows it) closely enough. */
+function framed(c: Compiled, h: number, text: string): boolean {
+  for (let f = 0; f < hits; f++) {
+    // A frame far from the target cannot be within a few words of it (no text is read then).
+    if (hitEnd[f] < hitStart[h] - 64 || hitStart[f] > hitEnd[h] + 64) continue;
+    const kind = c.entryKind[hitEntry[f]];
+    if (kind === K_FRAME && hitEnd[f] <= hitStart[h]) {
+      const gap = wordsBetween(text, hitEnd[f], hitStart[h]);
+      if (gap >= 0 && gap <= c.entryGap[hitEntry[f]]) return true;
+    } else if (kind === K_AFTER && hitStart[f] >= hitEnd[h]) {
+      const gap = wordsBetween(text, hitEnd[h], hitStart[f]);
+      if (gap >= 0 && gap <= c.entryGap[hitEntry[f]]) return true;
+    }
+  }
+  return false;
+}
+
+/** "fucking" followed by another word that is not its object, nor an insult, intensifies it. */
+function intensifies(h: number, text: string): boolean {
+  let i = hitEnd[h];
+  while (i < text.length && (text[i] === " " || text[i] === "\t")) i++;
+  if (i === hitEnd[h]) return false;
+  WORD_AT.lastIndex = i;
+  const next = WORD_AT.exec(text);
+  if (!next || NOT_INTENSIFIED.has(next[0].toLowerCase())) return false;
+  for (let g = 0; g < hits; g++) {
+    if (g !== h && hitStart[g] >= i && hitStart[g] < i + next[0].length) return false;
+  }
+  return true;
+}
+
+/** The end of a match, moved past an inflection that ends the word ("asshole|s"). */
+function withEnding(text: string, end: number): number {
+  if (end >= text.length || end === 0) return end;
+  LETTER_AT.lastIndex = end;
+  const rest = LETTER_AT.exec(text);
+  if (!rest || rest[0].length > 4 || !/\p{Script=Latin}/u.test(text[end - 1])) return end;
+  return ENDINGS.has(rest[0].toLowerCase()) ? end + rest[0].length : end;
 }
 
 /** Replaces each code point of text[from, to) except whitespace with the mask character. */

@@ -26,7 +26,23 @@ export interface Matcher {
     length: number,
     onMatch: (end: number, length: number, id: number, allow: boolean) => void,
   ): void;
+  /**
+   * Like scan, for text holding WILD positions (mask characters inside a word, "f*ck"): a WILD
+   * stands for any Latin letter. Reports only forbidden patterns read through at least one WILD,
+   * starting and ending on real letters, with at least as many real letters as WILDs (at most
+   * three WILDs per match).
+   */
+  scanWild(
+    chars: Int32Array,
+    length: number,
+    onMatch: (end: number, length: number, id: number, allow: boolean) => void,
+  ): void;
 }
+
+/** The code point that stands for a hidden letter in scanWild. */
+export const WILD = -2;
+// Letters a WILD may stand for (normalised Latin: l reads as i).
+const WILD_LETTERS = Array.from("abcdefghijkmnopqrstuvwxyz", (c) => c.charCodeAt(0));
 
 /** Builds the automaton. */
 export function compileMatcher(patterns: PatternInput[]): Matcher {
@@ -126,7 +142,57 @@ export function compileMatcher(patterns: PatternInput[]): Matcher {
   const inAstral = new Set<number>();
   for (const c of alphabet) c < 65536 ? (inBmp[c] = 1) : inAstral.add(c);
 
+  // Depth-first walk state of scanWild, reused.
+  let stackState = new Int32Array(64);
+  let stackPos = new Int32Array(64);
+  let stackWild = new Int32Array(64);
+  const push = (top: number, st: number, pos: number, w: number) => {
+    if (top === stackState.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      stackState = grow(stackState);
+      stackPos = grow(stackPos);
+      stackWild = grow(stackWild);
+    }
+    stackState[top] = st;
+    stackPos[top] = pos;
+    stackWild[top] = w;
+  };
+
   return {
+    scanWild(chars, length, onMatch) {
+      // A bound on the walk, so a text made of masks and letters cannot make it explode.
+      let budget = 400 * length + 1000;
+      for (let i = 0; i < length && budget > 0; i++) {
+        if (chars[i] === WILD) continue; // nor starts on one
+        let top = 0;
+        push(top++, 0, i, 0);
+        while (top > 0 && budget-- > 0) {
+          top--;
+          const st = stackState[top], p = stackPos[top], w = stackWild[top];
+          if (p >= length) continue;
+          const c = chars[p];
+          if (c === WILD) {
+            if (w >= 3) continue;
+            for (const x of WILD_LETTERS) {
+              const t = go(st, x);
+              if (t < 0) continue;
+              // A match never ends on a hidden letter: the mask stands inside a word.
+              push(top++, t, p + 1, w + 1);
+            }
+          } else {
+            const t = go(st, c);
+            if (t < 0) continue;
+            const d = depthOf[t];
+            if (w > 0 && forbidId[t] >= 0 && d - w >= w) onMatch(p, d, forbidId[t], false);
+            push(top++, t, p + 1, w);
+          }
+        }
+      }
+    },
     scan(chars, length, onMatch) {
       let s = 0;
       for (let i = 0; i < length; i++) {

@@ -54,14 +54,34 @@ export interface Normalized {
   chars: Int32Array;
   start: Int32Array;
   end: Int32Array;
-  /** Per position: F_SEP and F_JOIN bits. */
+  /** Per position: F_SEP and F_JOIN bits, and the count of mask characters before it. */
   flags: Uint8Array;
+  /** Positions preceded by mask characters inside a word ("f*ck"); 0 when none. */
+  wild: number;
+  /** What the text may hold, so readings that cannot apply are skipped (H_* bits). */
+  hints: number;
 }
+
+/** Hint: a word starting with two equal Latin letters (the doubled-letter reading may apply). */
+export const H_PAIR = 1;
+/** Hint: three digits in a row (the digit-word reading may apply). */
+export const H_DIGITS = 2;
+/** Hint: a word starting with a consonant key and a vowel key (the 2-set reading may apply). */
+export const H_KEYS = 4;
+// Per normalised Latin letter: 1 a vowel key of the 2-set Korean layout, 2 a consonant key
+// (l reads as i, also a vowel key).
+const KEY_VOWEL = new Uint8Array(128);
+for (const c of "yuiophjkbnm") KEY_VOWEL[c.charCodeAt(0)] = 1;
+for (const c of "qwertasdfgzxcv") KEY_VOWEL[c.charCodeAt(0)] = 2;
 
 /** Flag: a word boundary precedes this position (separator, text start or script change). */
 export const F_SEP = 1;
 /** Flag: whitespace between single letters was joined right before this position ("f u c k"). */
 export const F_JOIN = 2;
+/** Flags >> WILD_SHIFT: how many mask characters stood right before this letter ("sh*t"). */
+export const WILD_SHIFT = 2;
+// Characters that stand for hidden letters inside a word (f*ck, sh#t, a__hole, b-tch).
+const MASK_CP = new Set([0x2a, 0x23, 0x5f, 0x25, 0x2d]);
 
 // Scratch buffers reused across calls (normalisation is synchronous).
 let cap = 0;
@@ -76,6 +96,8 @@ let alt: Normalized = emptyNormalized(0);
 function emptyNormalized(n: number): Normalized {
   return {
     length: 0,
+    wild: 0,
+    hints: 0,
     chars: new Int32Array(n),
     start: new Int32Array(n),
     end: new Int32Array(n),
@@ -167,7 +189,9 @@ export function normalizeText(text: string): Normalized {
           itEnd[m++] = i + w;
         }
       } else if (kind === K_MARK && m > 0 && itKind[m - 1] === K_LATIN) {
-        // A combining mark typed after a Latin letter: the diacritic is dropped.
+        // A combining mark typed after a Latin letter: the diacritic is dropped, and the letter's
+        // span covers it, so a mask of the letter masks the mark too.
+        itEnd[m - 1] = i + w;
       } else if (kind === T_IGNORE) {
         // Variation selectors and skin tones belong to the character before them: a mask of
         // that character covers them too.
@@ -314,11 +338,29 @@ function emit(m: number): Normalized {
   let tokLast = -1;
   let pending = F_SEP; // flags for the next output position
   let lastKind = 0;
+  let wild = 0;
+  let hints = 0;
   let i = 0;
   while (i < m) {
     const k = itKind[i];
     if (k === K_LATIN || k === K_OTHER || k === K_DIGIT || k === K_EMOJI) {
-      chars[len] = itCp[i];
+      const cp = itCp[i];
+      if (k === K_LATIN) {
+        // A doubled word starts with a pair ("ffuu..."); a word typed on the 2-set layout with a
+        // consonant key and a vowel key ("tl...").
+        if (len > 0 && (flags[len - 1] & F_SEP) !== 0) {
+          if (chars[len - 1] === cp) hints |= H_PAIR;
+          if (
+            cp < 128 && KEY_VOWEL[cp] === 1 && chars[len - 1] < 128 &&
+            KEY_VOWEL[chars[len - 1]] === 2
+          ) {
+            hints |= H_KEYS;
+          }
+        }
+      } else if (k === K_DIGIT && len > 1 && chars[len - 1] < 0x3a && chars[len - 2] < 0x3a) {
+        hints |= H_DIGITS;
+      }
+      chars[len] = cp;
       start[len] = itStart[i];
       end[len] = itEnd[i];
       flags[len++] = pending | (lastKind !== k && lastKind !== 0 ? F_SEP : 0);
@@ -338,13 +380,22 @@ function emit(m: number): Normalized {
     // A run of separators (skipped filler inside it is ignored).
     let j = i;
     let hasSpace = false;
+    let masks = 0;
     while (j < m) {
       const kj = itKind[j];
       if (kj === K_SPACE) hasSpace = true;
       else if (kj !== K_PUNCT && kj !== K_SKIP) break;
+      else if (kj === K_PUNCT && MASK_CP.has(itCp[j])) masks++;
       j++;
     }
     pending = F_SEP;
+    // Only mask characters between two Latin letters: they may stand for hidden letters.
+    if (
+      !hasSpace && masks === j - i && lastKind === K_LATIN && j < m && itKind[j] === K_LATIN
+    ) {
+      pending |= Math.min(masks, 7) << WILD_SHIFT;
+      wild++;
+    }
     if (hasSpace) {
       // Words of two or more characters on both sides stay apart; a single character joins,
       // and so do letters of scripts written without spaces (巨 乳, ค ว ย).
@@ -362,6 +413,8 @@ function emit(m: number): Normalized {
     i = j;
   }
   out.length = len;
+  out.wild = wild;
+  out.hints = hints;
   return out;
 }
 
@@ -400,13 +453,118 @@ export function collapseRepeats(n: Normalized, keep: 1 | 2, text: string): Norma
     i = j;
   }
   alt.length = len;
+  alt.wild = 0;
   return alt;
+}
+
+/**
+ * The text with every word whose letters are all typed twice or more ("ffuucckk", "aassss")
+ * read with each run halved ("fuck", "ass"); spans cover the whole run. Null when no word of
+ * four or more letters is doubled throughout. Shares scratch space with normalizeText.
+ */
+export function halveDoubled(n: Normalized, text: string): Normalized | null {
+  const chars = n.chars;
+  const same = (a: number, b: number) =>
+    chars[a] === chars[b] && n.start[a] !== n.start[b] &&
+    (text.charCodeAt(n.start[a]) | 0x20) === (text.charCodeAt(n.start[b]) | 0x20);
+  // Nothing is copied until the first doubled word: most texts have none.
+  let len = 0;
+  let any = false;
+  for (let t = 0; t < n.length;) {
+    if (chars[t] === 0x20) {
+      if (any) copyItem(n, t, len++);
+      t++;
+      continue;
+    }
+    // A word ends at a space or a script change ("야ffuucckk" after a joined syllable).
+    let e = t + 1;
+    while (
+      e < n.length && chars[e] !== 0x20 &&
+      ((n.flags[e] & F_SEP) === 0 ||
+        ((n.flags[e] & F_JOIN) !== 0 && (chars[e] < 0x1100) === (chars[e - 1] < 0x1100)))
+    ) e++;
+    // Doubled throughout: every run of the same letter is two or more long, at least two runs
+    // (most words fail on their first two letters).
+    let doubled = e - t >= 4 && chars[t] === chars[t + 1];
+    for (let i = t; i < e && doubled;) {
+      let j = i + 1;
+      while (j < e && same(j, i)) j++;
+      if (j - i < 2) doubled = false;
+      i = j;
+    }
+    if (!doubled) {
+      if (any) { for (let i = t; i < e; i++) copyItem(n, i, len++); }
+    } else {
+      if (!any) { for (; len < t; len++) copyItem(n, len, len); }
+      any = true;
+      for (let i = t; i < e;) {
+        let j = i + 1;
+        while (j < e && same(j, i)) j++;
+        const take = (j - i + 1) >> 1;
+        for (let k = 0; k < take; k++) {
+          copyItem(n, i + k, len);
+          if (k === take - 1) alt.end[len] = n.end[j - 1];
+          len++;
+        }
+        i = j;
+      }
+    }
+    t = e;
+  }
+  if (!any) return null;
+  alt.length = len;
+  alt.wild = 0;
+  return alt;
+}
+
+/**
+ * The text with every word made only of digits that read as letters, three or more long, read
+ * as letters ("455" -> "ass", "80085" -> "boobs"); null when there is none. Digits inside words
+ * with letters are read by the leetspeak rule already. Shares scratch space with normalizeText.
+ */
+export function readDigitWords(n: Normalized): Normalized | null {
+  const chars = n.chars;
+  let any = false;
+  for (let t = 0; t < n.length;) {
+    let e = t;
+    while (e < n.length && chars[e] !== 0x20) e++;
+    let digits = e - t >= 3;
+    for (let i = t; i < e && digits; i++) {
+      digits = chars[i] >= 0x30 && chars[i] <= 0x39 && LEET[chars[i]] !== undefined;
+    }
+    if (digits) {
+      if (!any) {
+        for (let i = 0; i < n.length; i++) copyItem(n, i, i);
+        any = true;
+      }
+      for (let i = t; i < e; i++) alt.chars[i] = LEET[chars[i]];
+    }
+    t = e + 1;
+  }
+  if (!any) return null;
+  alt.length = n.length;
+  alt.wild = 0;
+  return alt;
+}
+
+/** The scratch buffer variants are written to (valid until the next normalisation call). */
+export function variantBuffer(): Normalized {
+  return alt;
+}
+
+function copyItem(n: Normalized, from: number, to: number) {
+  alt.chars[to] = n.chars[from];
+  alt.start[to] = n.start[from];
+  alt.end[to] = n.end[from];
+  alt.flags[to] = n.flags[from];
 }
 
 /** A private copy of a normalisation result. */
 export function copyNormalized(n: Normalized): Normalized {
   return {
     length: n.length,
+    wild: n.wild,
+    hints: n.hints,
     chars: n.chars.slice(0, n.length),
     start: n.start.slice(0, n.length),
     end: n.end.slice(0, n.length),

@@ -25,8 +25,8 @@ export interface ApiKeyPrincipal {
 export async function createApiKey(
   db: Sql,
   key: SigningKey,
-  input: { gameIndex: number; scopes: ApiScope[]; nowMs: number },
-): Promise<{ keyId: string; apiKey: string }> {
+  input: { gameIndex: number; scopes: ApiScope[]; nowMs: number; name?: string },
+): Promise<{ keyId: string; apiKey: string; name: string | null }> {
   const keyId = `key_${randomToken(12)}`;
   const apiKey = await new SignJWT({ gid: input.gameIndex, scp: input.scopes, use: "api" })
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
@@ -35,10 +35,10 @@ export async function createApiKey(
     .setJti(keyId)
     .sign(key.privateKey);
   await db.query(
-    "insert into api_keys (key_id, game_index, scopes, key_hash) values ($1, $2, $3, $4)",
-    [keyId, input.gameIndex, input.scopes, await sha256Hex(apiKey)],
+    "insert into api_keys (key_id, game_index, scopes, key_hash, name) values ($1, $2, $3, $4, $5)",
+    [keyId, input.gameIndex, input.scopes, await sha256Hex(apiKey), input.name ?? null],
   );
-  return { keyId, apiKey };
+  return { keyId, apiKey, name: input.name ?? null };
 }
 
 /** Revokes a key (at once in this isolate, within API_KEY_CACHE_MS in others). */

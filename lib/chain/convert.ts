@@ -1,25 +1,15 @@
 /** Game token reads and the convert pool: to-token, to-currency, pool information, balances. */
 import { formatUnits } from "viem";
 import type { Services } from "../services.ts";
-import { DomainError } from "../errors.ts";
+import { assertPoolHolds, convertArgs, type ConvertInput, polygonFormat } from "./arg_checks.ts";
 import { abi as poolAbi } from "../../contracts/artifacts/ConvertPool.ts";
 import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
-import { parseAddress, parseUint256, requireContract } from "./registry.ts";
+import { parseAddress, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 
-const AMOUNT_RULE = "must be a non-negative integer string (base units, uint256)";
-
-/** A convert request through a pool, in either direction; amounts are base-unit integer strings. */
-export interface ConvertInput {
-  direction: "to-token" | "to-currency";
-  owner: string;
-  convertPool: string;
-  gameTokenAmount: string;
-  gameCurrencyCode: string;
-  gameCurrencyAmount: string;
-}
+export type { ConvertInput } from "./arg_checks.ts";
 
 /** Converts game currency to tokens (operator sends) or tokens to game currency (holder sends). */
 export async function convert(
@@ -28,22 +18,16 @@ export async function convert(
   input: ConvertInput,
 ): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
-  const pool = await requirePool(s, req, input.convertPool);
-  const owner = parseAddress(input.owner, "owner");
-  const tokens = parseUint256(input.gameTokenAmount, "gameTokenAmount", AMOUNT_RULE);
-  const currency = parseUint256(input.gameCurrencyAmount, "gameCurrencyAmount", AMOUNT_RULE);
+  const { pool, owner, tokens, currency } = await convertArgs(s.db, req, {
+    ...input,
+    format: polygonFormat,
+  });
   if (input.direction === "to-token") {
     const [operator, available] = await Promise.all([
       readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "owner" }),
       readOnChain(chain, { address: pool.address, abi: poolAbi, functionName: "poolAmount" }),
     ]);
-    if (available < tokens) {
-      throw new DomainError(
-        "conflict",
-        "POOL_EXHAUSTED",
-        `convert pool holds ${available} tokens, ${tokens} requested`,
-      );
-    }
+    assertPoolHolds(available, tokens);
     return await createTransaction(s, req, (requestId) => ({
       type: "CONVERT_TO_TOKEN",
       action: "convert to token",

@@ -1,57 +1,43 @@
-/** NFT lock escrow operations: lock (owner or operator sends) and unlock (operator sends). */
-import { notLocked } from "./arg_checks.ts";
+/** NFT lock escrow operations: lock (the NFT's holder sends) and unlock (the lock operator sends). */
+import {
+  assertLockable,
+  lockArgs,
+  type LockInput,
+  notLocked,
+  polygonFormat,
+  unlockArgs,
+  type UnlockInput,
+} from "./arg_checks.ts";
 import type { Services } from "../services.ts";
-import { DomainError } from "../errors.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
-import { parseAddress, parseUint256, requireNftAndLock } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 
-/** A lock request: the NFT contract, the lock escrow, the sender and the token. */
-export interface LockInput {
-  contract: string;
-  lockContract: string;
-  from: string;
-  tokenId: string;
-}
+export type { LockInput, UnlockInput } from "./arg_checks.ts";
 
-/** An unlock request: the lock escrow, the NFT contract, the operator and the token. */
-export interface UnlockInput {
-  lockContract: string;
-  nftContract: string;
-  from: string;
-  tokenId: string;
-}
-
-/** Locks an NFT in a lock escrow (sent by the NFT owner or the lock operator). */
+/**
+ * Locks an NFT in a lock escrow. Sent by the token's holder only: the holder is read from the
+ * chain first and any other `from` is refused (NOT_NFT_OWNER), for `isSend` false too.
+ */
 export async function lockNft(
   s: Services,
   req: TxRequest,
   input: LockInput,
 ): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
-  const [nft, lock] = await requireNftAndLock(
-    s.db,
-    req,
-    { address: input.contract, field: "contract" },
-    { address: input.lockContract, field: "lockContract" },
-  );
-  const from = parseAddress(input.from, "from");
-  const id = parseUint256(input.tokenId, "tokenId");
-  const [holder, operator] = await Promise.all([
-    readOnChain(chain, { address: nft.address, abi: nftAbi, functionName: "ownerOf", args: [id] }),
-    readOnChain(chain, { address: lock.address, abi: lockAbi, functionName: "owner" }),
-  ]);
-  if (holder.toLowerCase() === lock.address.toLowerCase()) {
-    throw new DomainError("conflict", "NFT_ALREADY_LOCKED", `token ${id} is already locked`);
-  }
-  if (
-    holder.toLowerCase() !== from.toLowerCase() && operator.toLowerCase() !== from.toLowerCase()
-  ) {
-    throw new DomainError("forbidden", "NOT_NFT_OWNER", `from ${from} does not own token ${id}`);
-  }
+  const { nft, lock, from, tokenId: id } = await lockArgs(s.db, req, {
+    ...input,
+    format: polygonFormat,
+  });
+  const holder = await readOnChain(chain, {
+    address: nft.address,
+    abi: nftAbi,
+    functionName: "ownerOf",
+    args: [id],
+  });
+  assertLockable(holder, { lock: lock.address, from, tokenId: id });
   return await createTransaction(s, req, (requestId) => ({
     type: "LOCK",
     action: "lock",
@@ -70,14 +56,10 @@ export async function unlockNft(
   input: UnlockInput,
 ): Promise<TxCreation> {
   const chain = requireChain(s, req.network);
-  const [nft, lock] = await requireNftAndLock(
-    s.db,
-    req,
-    { address: input.nftContract, field: "nftContract" },
-    { address: input.lockContract, field: "contract" },
-  );
-  const from = parseAddress(input.from, "from");
-  const id = parseUint256(input.tokenId, "tokenId");
+  const { nft, lock, from, tokenId: id } = await unlockArgs(s.db, req, {
+    ...input,
+    format: polygonFormat,
+  });
   const lockedBy = await readOnChain(chain, {
     address: lock.address,
     abi: lockAbi,

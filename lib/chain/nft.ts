@@ -1,9 +1,9 @@
 /** NFT operations: batch mint with stored metadata, and token information. */
-import { assertMintBatchSize, uniqueTokenIds } from "./arg_checks.ts";
+import { gatewayUrlOf, mintArgs, polygonFormat } from "./arg_checks.ts";
 import type { Services } from "../services.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./metadata.ts";
-import { parseAddress, parseUint256, requireContract } from "./registry.ts";
+import { parseUint256, requireContract } from "./registry.ts";
 import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
@@ -27,15 +27,11 @@ export async function mintNfts(s: Services, req: TxRequest, input: {
   publicBaseUrl: string;
 }): Promise<TxCreation> {
   requireChain(s, req.network);
-  assertMintBatchSize(input.entries.length, POLYGON_MINT_LIMIT, "polygon");
-  const nft = await requireContract(s.db, req, {
-    address: input.contract,
-    type: "nft",
-    field: "contract",
+  const { nft, from, to, tokenIds: ids } = await mintArgs(s.db, req, {
+    ...input,
+    format: polygonFormat,
+    limit: POLYGON_MINT_LIMIT,
   });
-  const from = parseAddress(input.from, "from");
-  const to = parseAddress(input.to, "to");
-  const ids = uniqueTokenIds(input.entries, parseUint256);
   const tokens = input.entries.map((e, i) => ({
     tokenId: ids[i].toString(),
     metadata: e.metadata,
@@ -92,9 +88,7 @@ export async function nftInfo(s: Services, q: {
     nftContract: nft.address,
     tokenId: id.toString(),
     tokenUri,
-    gatewayUrl: tokenUri.startsWith("ipfs://")
-      ? `https://ipfs.io/ipfs/${tokenUri.slice("ipfs://".length)}`
-      : tokenUri,
+    gatewayUrl: gatewayUrlOf(tokenUri),
     metadata: metadata ?? {},
   };
 }

@@ -78,15 +78,20 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
     status: "SUCCESS" | "FAILED";
     tx_hash: string;
     exec_of: string | null;
+    fail_reason: string | null;
   }[] = [];
   const paused = new Set<string>();
   for (const row of rows) {
     if (paused.has(row.network)) continue;
     let status: "SUCCESS" | "FAILED" | null;
+    // XPLA names the hash that decided the request (one of its attempts) and why it failed.
+    let decidedBy: { txHash: string; failReason?: string } | null = null;
     try {
       if (row.network === "xpla") {
         if (!s.xpla || row.chain_id !== s.xpla.lockId) continue;
-        status = await xplaOutcome(s, s.xpla, row, nowMs);
+        const got = await xplaOutcome(s, s.xpla, row, nowMs);
+        decidedBy = got;
+        status = got?.status ?? null;
       } else {
         if (!s.chain || row.chain_id !== s.chain.chainId) continue;
         status = await outcome(s, s.chain, row, nowMs);
@@ -103,8 +108,9 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
       decided.push({
         request_id: row.request_id,
         status,
-        tx_hash: row.tx_hash,
+        tx_hash: decidedBy?.txHash ?? row.tx_hash,
         exec_of: row.exec_of,
+        fail_reason: decidedBy?.failReason ?? null,
       });
     }
   }
@@ -116,11 +122,11 @@ async function settle(s: Services, rows: PendingRow[], nowMs: number) {
   try {
     moved = await s.db.query<{ request_id: string; appid: string }>(
       `update chain_txs t set status = x.status, updated_at = $2,
-            tx_hash = x.tx_hash,
+            tx_hash = x.tx_hash, fail_reason = x.fail_reason,
             callback_state = case when t.callback_url is null then 'none' else 'due' end,
             callback_next_at = $2
        from jsonb_to_recordset($1::jsonb) as x(request_id text, status text, tx_hash text,
-              exec_of text)
+              exec_of text, fail_reason text)
       where (t.request_id = x.request_id and t.status = 'PENDING')
          or (t.request_id = x.exec_of and (t.status in ('WAITING', 'PENDING')
              or (t.status = 'FAILED' and x.status = 'SUCCESS')))

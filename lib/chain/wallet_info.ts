@@ -5,6 +5,7 @@
 import { formatEther, type Hex, parseEther } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
+import { keysetPage, type Page, type PageRequest } from "../reads/page.ts";
 import { onChain, type PolygonChain } from "./polygon.ts";
 import { parseAddress } from "./registry.ts";
 import { hexToXpla, xplaToHex } from "./xpla/keys.ts";
@@ -62,17 +63,22 @@ export async function walletInfo(s: Services, value: string): Promise<WalletInfo
   };
 }
 
-/** The wallets whose keys a game holds, oldest first, each with its chain state. */
+/** The wallets whose keys a game holds, newest first, one keyset page, each with its chain state. */
 export async function listWallets(
   s: Services,
-  q: { gameIndex: number; page: number; limit: number },
-): Promise<{ wallets: WalletInfo[]; total: number }> {
-  const rows = await s.db.query<{ address: string; created_at: Date; total: string }>(
-    `select address, created_at, count(*) over () as total from chain_wallets
-      where game_index = $1 order by created_at, address limit $2 offset $3`,
-    [q.gameIndex, q.limit, (q.page - 1) * q.limit],
-  );
-  const wallets = await Promise.all(rows.map(async (r) => {
+  q: PageRequest & { gameIndex: number },
+): Promise<Page<WalletInfo>> {
+  const page = await keysetPage(s.db, {
+    select: "address, created_at",
+    from: "chain_wallets",
+    where: "game_index = $1",
+    params: [q.gameIndex],
+    order: { time: "created_at", key: "address" },
+    page: q,
+    gameIndex: q.gameIndex,
+    map: (r: { address: string; created_at: Date }) => r,
+  });
+  const items = await Promise.all(page.items.map(async (r) => {
     const address = parseAddress(r.address, "address");
     return {
       address,
@@ -84,7 +90,7 @@ export async function listWallets(
       xpla: await xplaWalletState(s.xpla, hexToXpla(address)),
     };
   }));
-  return { wallets, total: Number(rows[0]?.total ?? 0) };
+  return { items, nextCursor: page.nextCursor };
 }
 
 /** Chain ids of local development nodes (anvil, hardhat, geth --dev, ganache). */

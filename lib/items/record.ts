@@ -12,11 +12,58 @@ export const ITEM_REASONS = [
   "sr", "tcs", "tgm", "tpm", "tqa", "td", "tg", "tmb", "to", "re", "rr", "mr", "etc",
 ] as const;
 
+/** What each reason code means (the spec's table). */
+export const ITEM_REASON_MEANINGS: Record<(typeof ITEM_REASONS)[number], string> = {
+  pe: "payment error",
+  rge: "reward: game error",
+  rcd: "reward: consumer dissatisfaction",
+  rce: "reward: coupon error",
+  ro: "reward: overseas",
+  ae: "asset exchange",
+  e: "event",
+  ea: "event, automatic",
+  mc: "massive coupon",
+  uc: "unique coupon",
+  b: "in-game billing (v2 in-app purchase)",
+  lb: "billing with a local billing provider",
+  co: "CPI offerwall",
+  p: "promotion (cross banner, offerwall, UA)",
+  sr: "streaming reward",
+  tcs: "test: CS",
+  tgm: "test: GM",
+  tpm: "test: PM",
+  tqa: "test: QA",
+  td: "test: developer",
+  tg: "test: guest",
+  tmb: "test: market/business",
+  to: "test: overseas",
+  re: "retrieve (other)",
+  rr: "retrieve: refund",
+  mr: "massive request",
+  etc: "other",
+};
+
 /** subReason values allowed when reason is `p` (promotion): 1..11 of the spec's table. */
 // deno-fmt-ignore
 export const PROMOTION_SUB_REASONS = [
   "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11",
 ] as const;
+
+/** What each promotion subReason means (the spec's table). */
+export const PROMOTION_SUB_REASON_MEANINGS: Record<(typeof PROMOTION_SUB_REASONS)[number], string> =
+  {
+    "1": "CPI on cross normal banner",
+    "2": "CPA on cross normal banner",
+    "3": "CPI on cross interstitial banner",
+    "4": "CPA on cross interstitial banner",
+    "5": "CPI on offerwall",
+    "6": "CPA on offerwall",
+    "7": "CPI on offerwall special",
+    "8": "CPA on offerwall special",
+    "9": "CPI on UA",
+    "10": "CPA on UA",
+    "11": "CPI on UC",
+  };
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 

@@ -1,12 +1,14 @@
 /** Shared analysis of one message: forbidden words (project lists) and spam rules. */
 import type { Services } from "../services.ts";
-import type { Detector } from "../abuse/detector.ts";
+import type { Detector, MatchInfo } from "../abuse/detector.ts";
 import { contentSpamRule, markRepeatedTexts, type SpamRule } from "../abuse/spam.ts";
 
 /** Verdict on one text. */
 export interface Verdict {
   forbidden: boolean;
   words: string[];
+  /** Category and severity of each counted word. */
+  matches: MatchInfo[];
   masked: string;
   spam: SpamRule | null;
 }
@@ -32,6 +34,7 @@ export async function analyseTexts(
     return {
       forbidden: found?.forbidden ?? false,
       words: found?.words ?? [],
+      matches: found?.matches ?? [],
       masked: found?.masked ?? text,
       spam: contentSpamRule(text),
     };

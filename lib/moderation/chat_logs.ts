@@ -4,6 +4,7 @@
  * statement. All or nothing: any bad message rejects the batch and nothing is stored.
  */
 import { z } from "zod";
+import type { MatchInfo } from "../abuse/detector.ts";
 import type { Services } from "../services.ts";
 import { findChatKey } from "./chat_keys.ts";
 import { loadProject } from "./projects.ts";
@@ -93,15 +94,17 @@ export async function collectChatLog(services: Services, batch: ChatBatch): Prom
     spam: verdicts[i].spam !== null,
     spam_rule: verdicts[i].spam,
     matched_words: verdicts[i].words,
+    matches: verdicts[i].matches,
   }));
   await services.db.query(
     `insert into chat_logs (game_index, game_key, sent_at, time_stamp, room_num, lang_code,
-       chat_mode, channel_user_id, chat_msg, forbidden, spam, spam_rule, matched_words)
+       chat_mode, channel_user_id, chat_msg, forbidden, spam, spam_rule, matched_words, matches)
      select $1, $2, x.sent_at, x.time_stamp, x.room_num, x.lang_code, x.chat_mode,
-       x.channel_user_id, x.chat_msg, x.forbidden, x.spam, x.spam_rule, x.matched_words
+       x.channel_user_id, x.chat_msg, x.forbidden, x.spam, x.spam_rule, x.matched_words,
+       x.matches
      from jsonb_to_recordset($3::jsonb) as x(n int, sent_at timestamptz, time_stamp text,
        room_num bigint, lang_code int, chat_mode int, channel_user_id bigint, chat_msg text,
-       forbidden boolean, spam boolean, spam_rule text, matched_words jsonb)
+       forbidden boolean, spam boolean, spam_rule text, matched_words jsonb, matches jsonb)
      order by x.n`,
     [key.gameIndex, key.gameKey, rows],
   );
@@ -126,6 +129,8 @@ export interface StoredChat {
   spam: boolean;
   spamRule: string | null;
   matchedWords: string[];
+  /** Category and severity of each matched word. */
+  matches: MatchInfo[];
   receivedAt: string;
 }
 
@@ -143,6 +148,7 @@ interface ChatLogRow {
   spam: boolean;
   spam_rule: string | null;
   matched_words: string[];
+  matches: MatchInfo[];
   received_at: Date;
 }
 
@@ -153,7 +159,7 @@ export async function listChatLogs(
 ): Promise<{ items: StoredChat[]; nextCursor: string | null }> {
   const rows = await services.db.query<ChatLogRow>(
     `select id, game_key, time_stamp, room_num, lang_code, chat_mode, channel_user_id, chat_msg,
-       forbidden, spam, spam_rule, matched_words, received_at
+       forbidden, spam, spam_rule, matched_words, matches, received_at
      from chat_logs
      where game_index = $1
        and ($2::boolean is not true or forbidden or spam)
@@ -182,6 +188,7 @@ export async function listChatLogs(
     spam: r.spam,
     spamRule: r.spam_rule,
     matchedWords: r.matched_words,
+    matches: r.matches,
     receivedAt: r.received_at.toISOString(),
   }));
   return { items, nextCursor: more ? items[items.length - 1].id : null };

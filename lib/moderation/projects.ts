@@ -32,6 +32,10 @@ export interface ProjectInput {
   builtinLexicon?: boolean;
   /** The languages whose built-in lexicons apply (default: all 16). */
   builtinLanguages?: string[];
+  /** The lowest severity (1..4) that counts as forbidden (default 1: every match). */
+  minSeverity?: number;
+  /** Whether intensifiers (존나 좋아, fucking great) count as forbidden (default false). */
+  countIntensifiers?: boolean;
   masking: { enabled: boolean; char?: string };
 }
 
@@ -65,8 +69,8 @@ export async function createProject(
   await services.db.query(
     `insert into tads_projects
        (project_key, name, secret_sealed, forbidden_words, allow_words, masking_enabled, mask_char,
-        builtin_lexicon, builtin_languages, game_index)
-     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb, $10)`,
+        builtin_lexicon, builtin_languages, game_index, min_severity, count_intensifiers)
+     values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::jsonb, $10, $11, $12)`,
     [
       projectKey,
       input.name,
@@ -78,6 +82,8 @@ export async function createProject(
       input.builtinLexicon ?? true,
       input.builtinLanguages ? canonicalLanguages(input.builtinLanguages) : null,
       input.gameIndex ?? null,
+      input.minSeverity ?? 1,
+      input.countIntensifiers ?? false,
     ],
   );
   return { projectKey, secretKey };
@@ -96,6 +102,8 @@ export async function updateProjectWords(
     allowWords?: string[];
     builtinLexicon?: boolean;
     builtinLanguages?: string[] | null;
+    minSeverity?: number;
+    countIntensifiers?: boolean;
   },
   options: { actor?: string; gameIndex?: number } = {},
 ): Promise<
@@ -106,6 +114,8 @@ export async function updateProjectWords(
     allowWords: number;
     builtinLexicon: boolean;
     builtinLanguages: string[] | null;
+    minSeverity: number;
+    countIntensifiers: boolean;
   }
 > {
   const forbidden = cleanWords(lists.forbiddenWords);
@@ -119,17 +129,21 @@ export async function updateProjectWords(
       builtin_languages: string[] | null;
       allow_words: string[];
       mask_char: string;
+      min_severity: number;
+      count_intensifiers: boolean;
     }
   >(
     `update tads_projects p set forbidden_words = $2::jsonb,
        allow_words = case when $4 then $3::jsonb else allow_words end,
        builtin_lexicon = coalesce($5::boolean, builtin_lexicon),
        builtin_languages = case when $6 then $7::jsonb else builtin_languages end,
+       min_severity = coalesce($10::int, min_severity),
+       count_intensifiers = coalesce($11::boolean, count_intensifiers),
        version = version + 1, updated_at = now(), updated_by = $8
      where project_key = $1 and ($9::int is null or p.game_index = $9 or exists (
        select 1 from chat_keys k where k.project_key = p.project_key and k.game_index = $9))
      returning version, jsonb_array_length(allow_words) as allow_count, builtin_lexicon,
-       builtin_languages, allow_words, mask_char`,
+       builtin_languages, allow_words, mask_char, min_severity, count_intensifiers`,
     [
       projectKey,
       forbidden,
@@ -140,6 +154,8 @@ export async function updateProjectWords(
       lists.builtinLanguages ? canonicalLanguages(lists.builtinLanguages) : null,
       options.actor ?? "admin token",
       options.gameIndex ?? null,
+      lists.minSeverity ?? null,
+      lists.countIntensifiers ?? null,
     ],
   );
   if (rows.length === 0) {
@@ -156,6 +172,8 @@ export async function updateProjectWords(
       builtin: rows[0].builtin_lexicon,
       builtinLanguages: rows[0].builtin_languages,
       maskChar: rows[0].mask_char,
+      minSeverity: rows[0].min_severity,
+      countIntensifiers: rows[0].count_intensifiers,
     }),
   );
   return {
@@ -165,6 +183,8 @@ export async function updateProjectWords(
     allowWords: rows[0].allow_count,
     builtinLexicon: rows[0].builtin_lexicon,
     builtinLanguages: rows[0].builtin_languages,
+    minSeverity: rows[0].min_severity,
+    countIntensifiers: rows[0].count_intensifiers,
   };
 }
 
@@ -204,14 +224,24 @@ export async function loadProject(
     allowWords: [] as string[],
     builtin: false,
     builtinLanguages: null as string[] | null,
+    minSeverity: 1,
+    countIntensifiers: false,
   };
   const cache = moderationState(services).detectors.get(projectKey);
   if (!cache || cache.version !== row.version) {
     const [words] = await services.db.query<
-      { f: string[]; a: string[]; b: boolean; l: string[] | null; version: number }
+      {
+        f: string[];
+        a: string[];
+        b: boolean;
+        l: string[] | null;
+        s: number;
+        i: boolean;
+        version: number;
+      }
     >(
       `select forbidden_words as f, allow_words as a, builtin_lexicon as b,
-         builtin_languages as l, version
+         builtin_languages as l, min_severity as s, count_intensifiers as i, version
        from tads_projects where project_key = $1`,
       [projectKey],
     );
@@ -220,6 +250,8 @@ export async function loadProject(
       allowWords: words.a,
       builtin: words.b,
       builtinLanguages: words.l,
+      minSeverity: words.s,
+      countIntensifiers: words.i,
     };
     row.version = words.version;
   }

@@ -4,6 +4,7 @@
  * The batch is all or nothing like the chat endpoint: one bad element refuses the batch.
  */
 import { z } from "zod";
+import type { MatchInfo } from "../abuse/detector.ts";
 import type { Services } from "../services.ts";
 import { loadProject } from "./projects.ts";
 import { analyseTexts } from "./analysis.ts";
@@ -36,6 +37,11 @@ export interface TextResult {
     long_yn: "0" | "1";
   };
   text_result: { text: string; masking_text: string };
+  /**
+   * The counted matches with their category and severity: an addition beside the spec's two
+   * objects, which keep exactly the spec's fields (README "Severity and category").
+   */
+  matches: MatchInfo[];
 }
 
 /** Why a batch was refused. */
@@ -105,6 +111,7 @@ export async function detectTexts(
   const results: TextResult[] = texts.map((t) => ({
     tads_result: { forbidden_yn: "0", spam_yn: "0", aug_yn: "0", long_yn: "1" },
     text_result: { text: t.text, masking_text: t.text },
+    matches: [],
   }));
   checked.forEach(({ i }, k) => {
     const v = verdicts[k];
@@ -119,6 +126,7 @@ export async function detectTexts(
         text: texts[i].text,
         masking_text: project.masking && v.forbidden ? v.masked : texts[i].text,
       },
+      matches: v.matches,
     };
   });
   return { ok: true, results };

@@ -37,7 +37,8 @@ export interface TopicInput {
   codeLength?: number;
 }
 
-type TopicRow = {
+/** A topic as its row holds it. */
+export type TopicRow = {
   game_index: number;
   topic: string;
   service_name: string;
@@ -48,10 +49,12 @@ type TopicRow = {
   code_length: number;
 };
 
-const COLUMNS =
+/** The columns a topic is read from. */
+export const TOPIC_COLUMNS =
   "game_index, topic, service_name, mode, callback_url, expiry_seconds, time_zone, code_length";
 
-function fromRow(r: TopicRow): OtpTopic {
+/** A topic from its row. */
+export function topicOfRow(r: TopicRow): OtpTopic {
   return {
     gameIndex: r.game_index,
     topic: r.topic,
@@ -79,13 +82,13 @@ export async function saveTopic(
   }
   await requireGame(db, gameIndex);
   const [row] = await db.query<TopicRow & { created: boolean }>(
-    `insert into otp_topics (${COLUMNS})
+    `insert into otp_topics (${TOPIC_COLUMNS})
      values ($1, $2, $3, $4, $5, $6, $7, $8)
      on conflict (game_index, topic) do update set
        service_name = excluded.service_name, mode = excluded.mode,
        callback_url = excluded.callback_url, expiry_seconds = excluded.expiry_seconds,
        time_zone = excluded.time_zone, code_length = excluded.code_length, updated_at = now()
-     returning ${COLUMNS}, (xmax = 0) as created`,
+     returning ${TOPIC_COLUMNS}, (xmax = 0) as created`,
     [
       gameIndex,
       input.topic,
@@ -97,7 +100,7 @@ export async function saveTopic(
       input.codeLength ?? TOPIC_DEFAULTS.codeLength,
     ],
   );
-  const saved = fromRow(row);
+  const saved = topicOfRow(row);
   topicCaches.get(db)?.set(`${gameIndex}\u0000${saved.topic}`, saved, Date.now() + TOPIC_CACHE_MS);
   return { topic: saved, created: row.created };
 }
@@ -121,10 +124,10 @@ export async function findTopic(
   const cached = cache.get(key, nowMs);
   if (cached !== undefined) return cached;
   const [row] = await db.query<TopicRow>(
-    `select ${COLUMNS} from otp_topics where game_index = $1 and topic = $2`,
+    `select ${TOPIC_COLUMNS} from otp_topics where game_index = $1 and topic = $2`,
     [gameIndex, topic],
   );
-  const found = row ? fromRow(row) : null;
+  const found = row ? topicOfRow(row) : null;
   cache.set(key, found, nowMs + TOPIC_CACHE_MS);
   return found;
 }

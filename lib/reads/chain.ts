@@ -2,15 +2,7 @@
 import type { Sql } from "../db/port.ts";
 import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  iso,
-  microsOf,
-  type Page,
-  pageOf,
-  type PageRequest,
-} from "./page.ts";
+import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
 
 /** A contract as the admin API shows it. */
 export interface ContractView {
@@ -30,47 +22,35 @@ export async function listContracts(
   gameIndex: number,
   q: PageRequest & { network?: string; type?: string },
 ): Promise<Page<ContractView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    network: string;
-    address: string;
-    type: string;
-    name: string;
-    owner: string;
-    game_index: number;
-    symbol_uri: string | null;
-    created_at: Date;
-    us: string;
-    k: string;
-  }>(
-    `select network, address, type, name, owner, game_index, symbol_uri, created_at,
-        ${microsOf("created_at")} as us, network || ':' || address as k
-       from contracts
-      where game_index = $1 and ($5::text is null or network = $5)
-        and ($6::text is null or type = $6)
-        and ${afterCursor("created_at", "(network || ':' || address)", 2, 3)}
-      order by created_at desc, (network || ':' || address) desc limit $4`,
-    [
-      gameIndex,
-      after?.[0] ?? null,
-      after?.[1] ?? null,
-      q.limit + 1,
-      q.network ?? null,
-      q.type ?? null,
-    ],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    network: r.network,
-    address: r.address,
-    type: r.type,
-    name: r.name,
-    owner: r.owner,
-    gameIndex: r.game_index,
-    symbolUri: r.symbol_uri,
-    createdAt: iso(r.created_at)!,
-  }), (r) => [r.us, r.k]);
+  return await keysetPage(db, {
+    select: "network, address, type, name, owner, game_index, symbol_uri, created_at",
+    from: "contracts",
+    where: `game_index = $1 and ($2::text is null or network = $2)
+        and ($3::text is null or type = $3)`,
+    params: [gameIndex, q.network ?? null, q.type ?? null],
+    order: { time: "created_at", key: "(network || ':' || address)" },
+    page: q,
+    gameIndex,
+    map: (r: {
+      network: string;
+      address: string;
+      type: string;
+      name: string;
+      owner: string;
+      game_index: number;
+      symbol_uri: string | null;
+      created_at: Date;
+    }) => ({
+      network: r.network,
+      address: r.address,
+      type: r.type,
+      name: r.name,
+      owner: r.owner,
+      gameIndex: r.game_index,
+      symbolUri: r.symbol_uri,
+      createdAt: iso(r.created_at)!,
+    }),
+  });
 }
 
 /** A transaction request of one of the game's apps. */
@@ -112,7 +92,6 @@ type TxRow = {
   created_at: Date;
   updated_at: Date;
   sent_at: Date | null;
-  us: string;
 };
 
 function txView(r: TxRow): TransactionView {
@@ -147,26 +126,17 @@ export async function listGameTransactions(
   gameIndex: number,
   q: PageRequest & { status?: string; network?: string; appid?: string },
 ): Promise<Page<TransactionView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<TxRow>(
-    `select ${TX_COLUMNS}, ${microsOf("created_at")} as us from chain_txs
-      where game_index = $1 and ${afterCursor("created_at", "request_id", 2, 3)}
-        and ($5::text is null or status = $5) and ($6::text is null or network = $6)
-        and ($7::text is null or appid = $7)
-      order by created_at desc, request_id desc limit $4`,
-    [
-      gameIndex,
-      after?.[0] ?? null,
-      after?.[1] ?? null,
-      q.limit + 1,
-      q.status ?? null,
-      q.network ?? null,
-      q.appid ?? null,
-    ],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, txView, (r) => [r.us, r.request_id]);
+  return await keysetPage(db, {
+    select: TX_COLUMNS,
+    from: "chain_txs",
+    where: `game_index = $1 and ($2::text is null or status = $2)
+        and ($3::text is null or network = $3) and ($4::text is null or appid = $4)`,
+    params: [gameIndex, q.status ?? null, q.network ?? null, q.appid ?? null],
+    order: { time: "created_at", key: "request_id" },
+    page: q,
+    gameIndex,
+    map: txView,
+  });
 }
 
 /** One transaction of the game, or not_found. */
@@ -177,7 +147,7 @@ export async function getGameTransaction(
 ): Promise<TransactionView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<TxRow>(
-    `select ${TX_COLUMNS}, '' as us from chain_txs where game_index = $1 and request_id = $2`,
+    `select ${TX_COLUMNS} from chain_txs where game_index = $1 and request_id = $2`,
     [gameIndex, requestId],
   );
   if (!row) throw notFound(`requestId ${requestId} not found`, "REQUEST_NOT_FOUND");

@@ -3,15 +3,7 @@ import type { Sql } from "../db/port.ts";
 import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import type { ItemRequestStatus } from "../items/register.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  iso,
-  microsOf,
-  type Page,
-  pageOf,
-  type PageRequest,
-} from "./page.ts";
+import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
 
 /** One probe round's result. */
 export interface ProbeRecord {
@@ -26,22 +18,20 @@ export async function listProbes(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<ProbeRecord>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<
-    { id: string; healthy: boolean; error: string | null; probed_at: Date }
-  >(
-    `select id, healthy, error, probed_at from item_endpoint_probes
-      where game_index = $1 and ($2::bigint is null or id < $2::bigint)
-      order by id desc limit $3`,
-    [gameIndex, after?.[0] ?? null, q.limit + 1],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    healthy: r.healthy,
-    error: r.error,
-    probedAt: iso(r.probed_at)!,
-  }), (r) => [String(r.id), ""]);
+  return await keysetPage(db, {
+    select: "healthy, error, probed_at",
+    from: "item_endpoint_probes",
+    where: "game_index = $1",
+    params: [gameIndex],
+    order: { id: "id" },
+    page: q,
+    gameIndex,
+    map: (r: { healthy: boolean; error: string | null; probed_at: Date }) => ({
+      healthy: r.healthy,
+      error: r.error,
+      probedAt: iso(r.probed_at)!,
+    }),
+  });
 }
 
 /** One item request in the delivery log. */
@@ -74,7 +64,6 @@ type DeliveryRow = {
   created_at: Date;
   updated_at: Date;
   body: string;
-  us: string;
 };
 
 function deliveryView(r: DeliveryRow): DeliveryRecord {
@@ -108,24 +97,17 @@ export async function listDeliveries(
   gameIndex: number,
   q: PageRequest & { status?: ItemRequestStatus; transactionId?: string },
 ): Promise<Page<DeliveryRecord>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<DeliveryRow>(
-    `select ${DELIVERY_COLUMNS}, ${microsOf("created_at")} as us from item_requests
-      where game_index = $1 and ${afterCursor("created_at", "transaction_id", 2, 3)}
-        and ($5::text is null or status = $5) and ($6::text is null or transaction_id = $6)
-      order by created_at desc, transaction_id desc limit $4`,
-    [
-      gameIndex,
-      after?.[0] ?? null,
-      after?.[1] ?? null,
-      q.limit + 1,
-      q.status ?? null,
-      q.transactionId ?? null,
-    ],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, deliveryView, (r) => [r.us, r.transaction_id]);
+  return await keysetPage(db, {
+    select: DELIVERY_COLUMNS,
+    from: "item_requests",
+    where: `game_index = $1 and ($2::text is null or status = $2)
+        and ($3::text is null or transaction_id = $3)`,
+    params: [gameIndex, q.status ?? null, q.transactionId ?? null],
+    order: { time: "created_at", key: "transaction_id" },
+    page: q,
+    gameIndex,
+    map: deliveryView,
+  });
 }
 
 /** One request of the game's delivery log, or not_found. */
@@ -136,7 +118,7 @@ export async function getDelivery(
 ): Promise<DeliveryRecord> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<DeliveryRow>(
-    `select ${DELIVERY_COLUMNS}, '' as us from item_requests
+    `select ${DELIVERY_COLUMNS} from item_requests
       where game_index = $1 and transaction_id = $2`,
     [gameIndex, transactionId],
   );
@@ -163,37 +145,32 @@ export async function listCpaCampaigns(
   gameIndex: number,
   q: PageRequest & { appid?: string },
 ): Promise<Page<CpaCampaignView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    appid: string;
-    cpa_code: string;
-    game_index: number;
-    sub_reason: string;
-    detail: unknown[];
-    rewarded: string;
-    created_at: Date;
-    us: string;
-    k: string;
-  }>(
-    `select c.appid, c.cpa_code, c.game_index, c.sub_reason, c.detail, c.created_at,
+  return await keysetPage(db, {
+    select: `c.appid, c.cpa_code, c.game_index, c.sub_reason, c.detail, c.created_at,
         (select count(*) from cpa_achievements a
-          where a.appid = c.appid and a.cpa_code = c.cpa_code) as rewarded,
-        ${microsOf("c.created_at")} as us, c.appid || chr(10) || c.cpa_code as k
-       from cpa_campaigns c
-      where c.game_index = $1 and ($5::text is null or c.appid = $5)
-        and ${afterCursor("c.created_at", "(c.appid || chr(10) || c.cpa_code)", 2, 3)}
-      order by c.created_at desc, (c.appid || chr(10) || c.cpa_code) desc limit $4`,
-    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1, q.appid ?? null],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    appid: r.appid,
-    cpaCode: r.cpa_code,
-    gameIndex: r.game_index,
-    subReason: r.sub_reason,
-    detail: r.detail,
-    rewarded: Number(r.rewarded),
-    createdAt: iso(r.created_at)!,
-  }), (r) => [r.us, r.k]);
+          where a.appid = c.appid and a.cpa_code = c.cpa_code) as rewarded`,
+    from: "cpa_campaigns c",
+    where: "c.game_index = $1 and ($2::text is null or c.appid = $2)",
+    params: [gameIndex, q.appid ?? null],
+    order: { time: "c.created_at", key: "(c.appid || chr(10) || c.cpa_code)" },
+    page: q,
+    gameIndex,
+    map: (r: {
+      appid: string;
+      cpa_code: string;
+      game_index: number;
+      sub_reason: string;
+      detail: unknown[];
+      rewarded: string;
+      created_at: Date;
+    }) => ({
+      appid: r.appid,
+      cpaCode: r.cpa_code,
+      gameIndex: r.game_index,
+      subReason: r.sub_reason,
+      detail: r.detail,
+      rewarded: Number(r.rewarded),
+      createdAt: iso(r.created_at)!,
+    }),
+  });
 }

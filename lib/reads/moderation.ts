@@ -9,15 +9,8 @@ import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import { loadProject } from "../moderation/projects.ts";
 import { contentSpamRule } from "../abuse/spam.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  iso,
-  microsOf,
-  type Page,
-  pageOf,
-  type PageRequest,
-} from "./page.ts";
+import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
+import type { MatchInfo } from "../abuse/detector.ts";
 
 /** A chat game key as the admin API shows it. */
 export interface ChatKeyView {
@@ -33,27 +26,26 @@ export async function listChatKeys(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<ChatKeyView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    game_key: string;
-    game_index: number;
-    project_key: string | null;
-    created_at: Date;
-    us: string;
-  }>(
-    `select game_key, game_index, project_key, created_at, ${microsOf("created_at")} as us
-       from chat_keys where game_index = $1 and ${afterCursor("created_at", "game_key", 2, 3)}
-      order by created_at desc, game_key desc limit $4`,
-    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    gameKey: r.game_key,
-    gameIndex: r.game_index,
-    projectKey: r.project_key,
-    createdAt: iso(r.created_at)!,
-  }), (r) => [r.us, r.game_key]);
+  return await keysetPage(db, {
+    select: "game_key, game_index, project_key, created_at",
+    from: "chat_keys",
+    where: "game_index = $1",
+    params: [gameIndex],
+    order: { time: "created_at", key: "game_key" },
+    page: q,
+    gameIndex,
+    map: (r: {
+      game_key: string;
+      game_index: number;
+      project_key: string | null;
+      created_at: Date;
+    }) => ({
+      gameKey: r.game_key,
+      gameIndex: r.game_index,
+      projectKey: r.project_key,
+      createdAt: iso(r.created_at)!,
+    }),
+  });
 }
 
 /** A project in the list. */
@@ -65,6 +57,9 @@ export interface ProjectSummary {
   /** Whether the built-in lexicons apply, and of which languages (null = all). */
   builtinLexicon: boolean;
   builtinLanguages: string[] | null;
+  /** The lowest severity that counts as forbidden, and whether intensifiers count. */
+  minSeverity: number;
+  countIntensifiers: boolean;
   version: number;
   forbiddenWords: number;
   allowWords: number;
@@ -87,13 +82,14 @@ type ProjectRow = {
   mask_char: string;
   builtin_lexicon: boolean;
   builtin_languages: string[] | null;
+  min_severity: number;
+  count_intensifiers: boolean;
   version: number;
   f: string[] | number;
   a: string[] | number;
   updated_at: Date;
   updated_by: string | null;
   created_at: Date;
-  us: string;
 };
 
 // A project belongs to a game when it was created for it or a chat key of the game links it.
@@ -108,6 +104,8 @@ function projectBase(r: ProjectRow) {
     masking: { enabled: r.masking_enabled, char: r.mask_char },
     builtinLexicon: r.builtin_lexicon,
     builtinLanguages: r.builtin_languages,
+    minSeverity: r.min_severity,
+    countIntensifiers: r.count_intensifiers,
     version: r.version,
     updatedAt: iso(r.updated_at)!,
     updatedBy: r.updated_by,
@@ -121,24 +119,22 @@ export async function listProjects(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<ProjectSummary>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
-        jsonb_array_length(forbidden_words) as f, jsonb_array_length(allow_words) as a,
-        updated_at, updated_by, created_at, ${microsOf("created_at")} as us
-       from tads_projects p
-      where ${OF_GAME} and ${afterCursor("created_at", "project_key", 2, 3)}
-      order by created_at desc, project_key desc limit $4`,
-    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(
-    rows,
-    q.limit,
-    (r) => ({ ...projectBase(r), forbiddenWords: Number(r.f), allowWords: Number(r.a) }),
-    (r) => [r.us, r.project_key],
-  );
+  return await keysetPage(db, {
+    select: `project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon,
+        builtin_languages, min_severity, count_intensifiers, version, jsonb_array_length(forbidden_words) as f,
+        jsonb_array_length(allow_words) as a, updated_at, updated_by, created_at`,
+    from: "tads_projects p",
+    where: OF_GAME,
+    params: [gameIndex],
+    order: { time: "created_at", key: "project_key" },
+    page: q,
+    gameIndex,
+    map: (r: ProjectRow) => ({
+      ...projectBase(r),
+      forbiddenWords: Number(r.f),
+      allowWords: Number(r.a),
+    }),
+  });
 }
 
 /** One project of the game with its word lists, or not_found. */
@@ -149,8 +145,8 @@ export async function getProjectOfGame(
 ): Promise<ProjectView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<ProjectRow>(
-    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, version,
-        forbidden_words as f, allow_words as a, updated_at, updated_by, created_at, '' as us
+    `select project_key, name, game_index, masking_enabled, mask_char, builtin_lexicon, builtin_languages, min_severity, count_intensifiers, version,
+        forbidden_words as f, allow_words as a, updated_at, updated_by, created_at
        from tads_projects p where ${OF_GAME} and project_key = $2`,
     [gameIndex, projectKey],
   );
@@ -180,6 +176,8 @@ export interface DetectionTest {
   version: number;
   forbidden: boolean;
   words: string[];
+  /** Category and severity of each word in `words`. */
+  labels: MatchInfo[];
   masked: string;
   matches: MatchSpan[];
   /** The content spam rule the text breaks, if any (the repeat rule needs traffic, not a test). */
@@ -203,6 +201,7 @@ export async function testDetection(
     version: project.version,
     forbidden: found.forbidden,
     words: found.words,
+    labels: found.matches,
     masked: found.masked,
     matches: matchSpans(key.text, found.masked, project.maskChar),
     spam: contentSpamRule(key.text),

@@ -3,7 +3,9 @@
  * the sort key of the last row shown (opaque base64url text), so pages stay stable while rows
  * are added and no page costs more than its own rows.
  */
+import type { Sql } from "../db/port.ts";
 import { invalid } from "../errors.ts";
+import { requireGame } from "../tenancy.ts";
 
 /** What a list call asks for. */
 export interface PageRequest {
@@ -66,16 +68,57 @@ export function pageOf<R, T>(
 }
 
 /**
- * SQL for "rows after the cursor" ordered by `timeColumn desc, keyColumn desc`, with the cursor's
- * microseconds and key as parameters $us and $key. Select `microsOf(timeColumn)` as `cursor_us`.
+ * How a list is ordered, always newest first: by a timestamp column with a text tie-breaker
+ * (the cursor holds the time in whole microseconds and the key), or by one bigint column.
  */
-export function afterCursor(timeColumn: string, keyColumn: string, us: number, key: number) {
-  return `($${us}::bigint is null or (${timeColumn}, ${keyColumn}) <
-    (timestamptz 'epoch' + $${us}::bigint * interval '1 microsecond', $${key}::text))`;
+export type KeysetOrder = { time: string; key: string } | { id: string };
+
+/** One keyset list: what to select from where, its order, the page asked for, and the view. */
+export interface KeysetQuery<R, T> {
+  /** The select list (the cursor's two columns are added to it). */
+  select: string;
+  /** The from clause, with any alias the other parts use. */
+  from: string;
+  /** The list's own conditions over `params` as $1..$n. */
+  where: string;
+  params: unknown[];
+  order: KeysetOrder;
+  page: PageRequest;
+  /** A game whose absence, not an empty list, explains an empty page (404 GAME_NOT_FOUND). */
+  gameIndex?: number;
+  map: (row: R) => T;
+}
+
+/**
+ * Reads one page of a list: `limit + 1` rows after the cursor in the list's order, and the cursor
+ * of the last row shown. The game is looked up only when the page is empty.
+ */
+export async function keysetPage<R, T>(db: Sql, q: KeysetQuery<R, T>): Promise<Page<T>> {
+  const after = decodeCursor(q.page.cursor);
+  const n = q.params.length;
+  const o = q.order;
+  const byId = "id" in o;
+  const cursorColumns = byId
+    ? `(${o.id})::text as cursor_a, '' as cursor_b`
+    : `${microsOf(o.time)} as cursor_a, ${o.key} as cursor_b`;
+  const afterSql = byId
+    ? `($${n + 1}::bigint is null or ${o.id} < $${n + 1}::bigint)`
+    : `($${n + 1}::bigint is null or (${o.time}, ${o.key}) <
+        (timestamptz 'epoch' + $${n + 1}::bigint * interval '1 microsecond', $${n + 2}::text))`;
+  const orderSql = byId ? `${o.id} desc` : `${o.time} desc, ${o.key} desc`;
+  const cursorParams = byId ? [after?.[0] ?? null] : [after?.[0] ?? null, after?.[1] ?? null];
+  const rows = await db.query<R & { cursor_a: string; cursor_b: string }>(
+    `select ${q.select}, ${cursorColumns} from ${q.from}
+      where (${q.where}) and ${afterSql}
+      order by ${orderSql} limit $${n + cursorParams.length + 1}`,
+    [...q.params, ...cursorParams, q.page.limit + 1],
+  );
+  if (rows.length === 0 && q.gameIndex !== undefined) await requireGame(db, q.gameIndex);
+  return pageOf(rows, q.page.limit, q.map, (r) => [r.cursor_a, r.cursor_b]);
 }
 
 /** SQL selecting a timestamp as whole microseconds since the epoch (exact, unlike a Date). */
-export function microsOf(column: string): string {
+function microsOf(column: string): string {
   return `(extract(epoch from ${column}) * 1000000)::bigint::text`;
 }
 

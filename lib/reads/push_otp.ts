@@ -4,26 +4,11 @@ import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import { STATUS_NAME } from "../push/campaign_rules.ts";
 import type { PushTask } from "../push/schedule.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  iso,
-  microsOf,
-  type Page,
-  pageOf,
-  type PageRequest,
-} from "./page.ts";
+import { type OtpTopic, TOPIC_COLUMNS, topicOfRow, type TopicRow } from "../otp/topics.ts";
+import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
 
-/** An OTP topic as the admin API shows it. */
-export interface TopicView {
-  gameIndex: number;
-  topic: string;
-  serviceName: string;
-  mode: string;
-  callbackUrl: string | null;
-  expirySeconds: number;
-  timeZone: string;
-  codeLength: number;
+/** An OTP topic as the admin API shows it: its settings and when they last changed. */
+export interface TopicView extends OtpTopic {
   updatedAt: string;
 }
 
@@ -33,38 +18,19 @@ export async function listTopics(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<TopicView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    game_index: number;
-    topic: string;
-    service_name: string;
-    mode: string;
-    callback_url: string | null;
-    expiry_seconds: number;
-    time_zone: string;
-    code_length: number;
-    updated_at: Date;
-    us: string;
-  }>(
-    `select game_index, topic, service_name, mode, callback_url, expiry_seconds, time_zone,
-        code_length, updated_at, ${microsOf("created_at")} as us
-       from otp_topics where game_index = $1 and ${afterCursor("created_at", "topic", 2, 3)}
-      order by created_at desc, topic desc limit $4`,
-    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    gameIndex: r.game_index,
-    topic: r.topic,
-    serviceName: r.service_name,
-    mode: r.mode,
-    callbackUrl: r.callback_url,
-    expirySeconds: r.expiry_seconds,
-    timeZone: r.time_zone,
-    codeLength: r.code_length,
-    updatedAt: iso(r.updated_at)!,
-  }), (r) => [r.us, r.topic]);
+  return await keysetPage(db, {
+    select: `${TOPIC_COLUMNS}, updated_at`,
+    from: "otp_topics",
+    where: "game_index = $1",
+    params: [gameIndex],
+    order: { time: "created_at", key: "topic" },
+    page: q,
+    gameIndex,
+    map: (r: TopicRow & { updated_at: Date }) => ({
+      ...topicOfRow(r),
+      updatedAt: iso(r.updated_at)!,
+    }),
+  });
 }
 
 /** A push campaign in the list. */
@@ -129,7 +95,7 @@ function campaignSummary(r: CampaignRow): CampaignSummary {
   };
 }
 
-const CAMPAIGN_SELECT = `select c.id, c.uuid, c.status, c.type, c.targeting_id, c.countries,
+const CAMPAIGN_COLUMNS = `c.id, c.uuid, c.status, c.type, c.targeting_id, c.countries,
     c.appids, c.campaign, c.created_at, c.updated_at,
     (select min(s.send_at) from push_slices s where s.campaign_id = c.id
       and s.state = 'pending') as next_send,
@@ -141,8 +107,7 @@ const CAMPAIGN_SELECT = `select c.id, c.uuid, c.status, c.type, c.targeting_id, 
     (select count(*) from push_slices s where s.campaign_id = c.id
       and s.state not in ('pending', 'sent', 'cancelled')) as other,
     (select coalesce(sum(s.delivered), 0) from push_slices s where s.campaign_id = c.id)
-      as delivered
-  from push_campaigns c`;
+      as delivered`;
 
 /** The game's push campaigns, newest first, optionally with one status. */
 export async function listCampaigns(
@@ -150,17 +115,16 @@ export async function listCampaigns(
   gameIndex: number,
   q: PageRequest & { status?: number },
 ): Promise<Page<CampaignSummary>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<CampaignRow>(
-    `${CAMPAIGN_SELECT}
-      where c.game_index = $1 and ($2::bigint is null or c.id < $2::bigint)
-        and ($4::int is null or c.status = $4)
-      order by c.id desc limit $3`,
-    [gameIndex, after?.[0] ?? null, q.limit + 1, q.status ?? null],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, campaignSummary, (r) => [String(r.id), ""]);
+  return await keysetPage(db, {
+    select: CAMPAIGN_COLUMNS,
+    from: "push_campaigns c",
+    where: "c.game_index = $1 and ($2::int is null or c.status = $2)",
+    params: [gameIndex, q.status ?? null],
+    order: { id: "c.id" },
+    page: q,
+    gameIndex,
+    map: campaignSummary,
+  });
 }
 
 /** One sending of a campaign with the zones it reaches and how its slices went. */
@@ -192,7 +156,7 @@ export async function getCampaign(
 ): Promise<CampaignDetail> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<CampaignRow>(
-    `${CAMPAIGN_SELECT} where c.game_index = $1 and c.id = $2`,
+    `select ${CAMPAIGN_COLUMNS} from push_campaigns c where c.game_index = $1 and c.id = $2`,
     [gameIndex, id],
   );
   if (!row) throw notFound(`campaign ${id} not found`, "CAMPAIGN_NOT_FOUND");
@@ -251,36 +215,35 @@ export async function listTargetings(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<TargetingView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    id: string;
-    company: string;
-    company_index: number;
-    description: string;
-    registrant: { id: string; name?: string };
-    available: boolean;
-    targets: string;
-    created_at: Date;
-  }>(
-    `select t.id, t.company, t.company_index, t.description, t.registrant, t.available,
-        t.created_at, (select count(*) from push_targets x where x.targeting_id = t.id) as targets
-       from push_targetings t
-      where t.game_index = $1 and ($2::bigint is null or t.id < $2::bigint)
-      order by t.id desc limit $3`,
-    [gameIndex, after?.[0] ?? null, q.limit + 1],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    id: Number(r.id),
-    company: r.company,
-    companyIndex: r.company_index,
-    description: r.description,
-    registrant: r.registrant,
-    available: r.available,
-    targets: Number(r.targets),
-    createdAt: iso(r.created_at)!,
-  }), (r) => [String(r.id), ""]);
+  return await keysetPage(db, {
+    select: `t.id, t.company, t.company_index, t.description, t.registrant, t.available,
+        t.created_at, (select count(*) from push_targets x where x.targeting_id = t.id) as targets`,
+    from: "push_targetings t",
+    where: "t.game_index = $1",
+    params: [gameIndex],
+    order: { id: "t.id" },
+    page: q,
+    gameIndex,
+    map: (r: {
+      id: string;
+      company: string;
+      company_index: number;
+      description: string;
+      registrant: { id: string; name?: string };
+      available: boolean;
+      targets: string;
+      created_at: Date;
+    }) => ({
+      id: Number(r.id),
+      company: r.company,
+      companyIndex: r.company_index,
+      description: r.description,
+      registrant: r.registrant,
+      available: r.available,
+      targets: Number(r.targets),
+      createdAt: iso(r.created_at)!,
+    }),
+  });
 }
 
 /** A device as the admin API shows it: the push token only as a short prefix. */
@@ -302,46 +265,36 @@ export async function listDevices(
   gameIndex: number,
   q: PageRequest & { appid?: string; country?: string },
 ): Promise<Page<DeviceView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    id: string;
-    appid: string;
-    platform: string;
-    prefix: string;
-    player_id: string | null;
-    country: string;
-    zone: string;
-    language: string | null;
-    updated_at: Date;
-    us: string;
-  }>(
-    `select id, appid, platform, left(token, 8) as prefix, player_id, country, zone, language,
-        updated_at, ${microsOf("updated_at")} as us
-       from push_devices
-      where game_index = $1 and ($5::text is null or appid = $5)
-        and ($6::text is null or country = $6)
-        and ${afterCursor("updated_at", "lpad(id::text, 20, '0')", 2, 3)}
-      order by updated_at desc, lpad(id::text, 20, '0') desc limit $4`,
-    [
-      gameIndex,
-      after?.[0] ?? null,
-      after?.[1] ?? null,
-      q.limit + 1,
-      q.appid ?? null,
-      q.country?.toUpperCase() ?? null,
-    ],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, (r) => ({
-    id: Number(r.id),
-    appid: r.appid,
-    platform: r.platform,
-    tokenPrefix: r.prefix,
-    playerId: r.player_id === null ? null : String(r.player_id),
-    country: r.country,
-    zone: r.zone,
-    language: r.language,
-    updatedAt: iso(r.updated_at)!,
-  }), (r) => [r.us, String(r.id).padStart(20, "0")]);
+  return await keysetPage(db, {
+    select: `id, appid, platform, left(token, 8) as prefix, player_id, country, zone, language,
+        updated_at`,
+    from: "push_devices",
+    where: `game_index = $1 and ($2::text is null or appid = $2)
+        and ($3::text is null or country = $3)`,
+    params: [gameIndex, q.appid ?? null, q.country?.toUpperCase() ?? null],
+    order: { time: "updated_at", key: "lpad(id::text, 20, '0')" },
+    page: q,
+    gameIndex,
+    map: (r: {
+      id: string;
+      appid: string;
+      platform: string;
+      prefix: string;
+      player_id: string | null;
+      country: string;
+      zone: string;
+      language: string | null;
+      updated_at: Date;
+    }) => ({
+      id: Number(r.id),
+      appid: r.appid,
+      platform: r.platform,
+      tokenPrefix: r.prefix,
+      playerId: r.player_id === null ? null : String(r.player_id),
+      country: r.country,
+      zone: r.zone,
+      language: r.language,
+      updatedAt: iso(r.updated_at)!,
+    }),
+  });
 }

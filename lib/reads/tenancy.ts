@@ -3,15 +3,7 @@ import type { Sql } from "../db/port.ts";
 import { notFound } from "../errors.ts";
 import { requireGame } from "../tenancy.ts";
 import type { ApiScope } from "../auth/api_keys.ts";
-import {
-  afterCursor,
-  decodeCursor,
-  iso,
-  microsOf,
-  type Page,
-  pageOf,
-  type PageRequest,
-} from "./page.ts";
+import { iso, keysetPage, type Page, type PageRequest } from "./page.ts";
 
 /** A game in the list, with how much it has configured. */
 export interface GameSummary {
@@ -27,31 +19,26 @@ export async function listGames(
   db: Sql,
   q: PageRequest & { name?: string },
 ): Promise<Page<GameSummary>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<{
-    game_index: number;
-    name: string;
-    created_at: Date;
-    apps: string;
-    keys: string;
-  }>(
-    `select g.game_index, g.name, g.created_at,
+  return await keysetPage(db, {
+    select: `g.game_index, g.name, g.created_at,
         (select count(*) from apps a where a.game_index = g.game_index) as apps,
         (select count(*) from api_keys k where k.game_index = g.game_index
-           and k.revoked_at is null) as keys
-       from games g
-      where ($1::int is null or g.game_index < $1::int)
-        and ($2::text is null or strpos(lower(g.name), lower($2)) > 0)
-      order by g.game_index desc limit $3`,
-    [after ? Number(after[0]) : null, q.name ?? null, q.limit + 1],
-  );
-  return pageOf(rows, q.limit, (r) => ({
-    gameIndex: r.game_index,
-    name: r.name,
-    createdAt: iso(r.created_at)!,
-    apps: Number(r.apps),
-    activeApiKeys: Number(r.keys),
-  }), (r) => [String(r.game_index), ""]);
+           and k.revoked_at is null) as keys`,
+    from: "games g",
+    where: "$1::text is null or strpos(lower(g.name), lower($1)) > 0",
+    params: [q.name ?? null],
+    order: { id: "g.game_index" },
+    page: q,
+    map: (
+      r: { game_index: number; name: string; created_at: Date; apps: string; keys: string },
+    ) => ({
+      gameIndex: r.game_index,
+      name: r.name,
+      createdAt: iso(r.created_at)!,
+      apps: Number(r.apps),
+      activeApiKeys: Number(r.keys),
+    }),
+  });
 }
 
 /** A game with what its overview needs: delivery and transaction counts per status. */
@@ -108,7 +95,6 @@ type AppRow = {
   game_index: number;
   client_id: string;
   created_at: Date;
-  us: string;
 };
 
 function appView(r: AppRow): AppView {
@@ -126,23 +112,23 @@ export async function listApps(
   gameIndex: number,
   q: PageRequest,
 ): Promise<Page<AppView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<AppRow>(
-    `select appid, game_index, client_id, created_at, ${microsOf("created_at")} as us
-       from apps where game_index = $1 and ${afterCursor("created_at", "appid", 2, 3)}
-      order by created_at desc, appid desc limit $4`,
-    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, appView, (r) => [r.us, r.appid]);
+  return await keysetPage(db, {
+    select: "appid, game_index, client_id, created_at",
+    from: "apps",
+    where: "game_index = $1",
+    params: [gameIndex],
+    order: { time: "created_at", key: "appid" },
+    page: q,
+    gameIndex,
+    map: appView,
+  });
 }
 
 /** One app of the game, or not_found (also for an app of another game). */
 export async function getAppOfGame(db: Sql, gameIndex: number, appid: string): Promise<AppView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<AppRow>(
-    `select appid, game_index, client_id, created_at, '' as us from apps
+    `select appid, game_index, client_id, created_at from apps
       where appid = $1 and game_index = $2`,
     [appid, gameIndex],
   );
@@ -153,6 +139,8 @@ export async function getAppOfGame(db: Sql, gameIndex: number, appid: string): P
 /** An API key as the admin API shows it: never the key itself. */
 export interface ApiKeyView {
   keyId: string;
+  /** What the key is for, as given when it was issued, or null. */
+  name: string | null;
   gameIndex: number;
   scopes: ApiScope[];
   createdAt: string;
@@ -162,17 +150,18 @@ export interface ApiKeyView {
 
 type KeyRow = {
   key_id: string;
+  name: string | null;
   game_index: number;
   scopes: ApiScope[];
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
-  us: string;
 };
 
 function keyView(r: KeyRow): ApiKeyView {
   return {
     keyId: r.key_id,
+    name: r.name,
     gameIndex: r.game_index,
     scopes: r.scopes,
     createdAt: iso(r.created_at)!,
@@ -181,7 +170,7 @@ function keyView(r: KeyRow): ApiKeyView {
   };
 }
 
-const KEY_COLUMNS = "key_id, game_index, scopes, created_at, last_used_at, revoked_at";
+const KEY_COLUMNS = "key_id, name, game_index, scopes, created_at, last_used_at, revoked_at";
 
 /** Lists a game's API keys, newest first; `revoked` false hides revoked keys. */
 export async function listApiKeys(
@@ -189,17 +178,16 @@ export async function listApiKeys(
   gameIndex: number,
   q: PageRequest & { revoked?: boolean },
 ): Promise<Page<ApiKeyView>> {
-  const after = decodeCursor(q.cursor);
-  const rows = await db.query<KeyRow>(
-    `select ${KEY_COLUMNS}, ${microsOf("created_at")} as us
-       from api_keys where game_index = $1 and ${afterCursor("created_at", "key_id", 2, 3)}
-        and ($5::boolean is null or (revoked_at is not null) = $5)
-      order by created_at desc, key_id desc limit $4`,
-    [gameIndex, after?.[0] ?? null, after?.[1] ?? null, q.limit + 1, q.revoked ?? null],
-  );
-  // An empty page may mean an unknown game: only then is the game looked up.
-  if (rows.length === 0) await requireGame(db, gameIndex);
-  return pageOf(rows, q.limit, keyView, (r) => [r.us, r.key_id]);
+  return await keysetPage(db, {
+    select: KEY_COLUMNS,
+    from: "api_keys",
+    where: "game_index = $1 and ($2::boolean is null or (revoked_at is not null) = $2)",
+    params: [gameIndex, q.revoked ?? null],
+    order: { time: "created_at", key: "key_id" },
+    page: q,
+    gameIndex,
+    map: keyView,
+  });
 }
 
 /** One API key of the game, or not_found. */
@@ -210,7 +198,7 @@ export async function getApiKeyOfGame(
 ): Promise<ApiKeyView> {
   await requireGame(db, gameIndex);
   const [row] = await db.query<KeyRow>(
-    `select ${KEY_COLUMNS}, '' as us from api_keys where key_id = $1 and game_index = $2`,
+    `select ${KEY_COLUMNS} from api_keys where key_id = $1 and game_index = $2`,
     [keyId, gameIndex],
   );
   if (!row) {

@@ -6,6 +6,7 @@ import { requireGame } from "../../lib/tenancy.ts";
 import { gameIndexField } from "./params.ts";
 import { CONTRACT_TYPES, registerContract } from "../../lib/chain/registry.ts";
 import { deployContract } from "../../lib/chain/deploy.ts";
+import { hexToXpla } from "../../lib/chain/xpla/keys.ts";
 import type { Hex } from "viem";
 
 const network = z.enum(["polygon", "xpla"]);
@@ -21,7 +22,15 @@ const postWallet = createRoute({
       privateKey: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x + 64 hex").optional(),
     })),
   },
-  responses: { 201: jsonResponse(z.object({ address: z.string() }), "created") },
+  responses: {
+    201: jsonResponse(
+      z.object({
+        address: z.string().openapi({ description: "the wallet on polygon (0x…)" }),
+        xplaAddress: z.string().openapi({ description: "the same key's xpla1… address" }),
+      }),
+      "created",
+    ),
+  },
 });
 
 /** A registered contract as the admin API answers it. */
@@ -96,7 +105,7 @@ export function registerChainAdmin(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid("json");
     await requireGame(s.db, body.gameIndex);
     const wallet = await s.kms.createWallet(body.gameIndex, body.privateKey as Hex | undefined);
-    return c.json(wallet, 201) as JsonResponse;
+    return c.json({ ...wallet, xplaAddress: hexToXpla(wallet.address) }, 201) as JsonResponse;
   });
   app.openapi(postContract, async (c) => {
     const s = c.get("services");

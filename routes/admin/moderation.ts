@@ -13,6 +13,7 @@ import { listChatLogs } from "../../lib/moderation/chat_logs.ts";
 import { LANGUAGES, resolveLanguage } from "../../lib/abuse/languages.ts";
 import { requireGame } from "../../lib/tenancy.ts";
 import { gameIndexField, GameIndexParam } from "./params.ts";
+import { PageQuery } from "./paging.ts";
 
 const Words = z.array(z.string().max(MAX_WORD_LENGTH)).max(MAX_WORDS);
 const Languages = z.array(
@@ -21,6 +22,13 @@ const Languages = z.array(
   }),
 ).max(LANGUAGES.length * 4);
 const ProjectKey = z.string().min(1).max(64);
+const MinSeverity = z.number().int().min(1).max(4).openapi({
+  description:
+    "The lowest severity that counts as forbidden: 1 mild (every match), 2 moderate, 3 strong, 4 severe",
+});
+const CountIntensifiers = z.boolean().openapi({
+  description: "Whether intensifiers (존나 좋아, fucking great) count as forbidden",
+});
 
 const postChatKey = createRoute({
   method: "post",
@@ -52,6 +60,8 @@ const postProject = createRoute({
       allowWords: Words.optional(),
       builtinLexicon: z.boolean().optional(),
       builtinLanguages: Languages.optional(),
+      minSeverity: MinSeverity.optional(),
+      countIntensifiers: CountIntensifiers.optional(),
       masking: z.object({
         enabled: z.boolean(),
         char: z.string().refine((s) => [...s].length === 1, "must be one character").optional(),
@@ -72,7 +82,7 @@ export const putWords = createRoute({
   path: "/admin/v1/tads/projects/{projectKey}/words",
   tags: ["admin"],
   summary:
-    "Replace a project's word lists (allowWords and builtin settings kept when omitted); effective at once",
+    "Replace a project's word lists (allowWords, builtin settings, minSeverity and countIntensifiers kept when omitted); effective at once",
   request: {
     params: z.object({ projectKey: ProjectKey }),
     body: jsonBody(
@@ -81,6 +91,8 @@ export const putWords = createRoute({
         allowWords: Words.optional(),
         builtinLexicon: z.boolean().optional(),
         builtinLanguages: Languages.nullable().optional(),
+        minSeverity: MinSeverity.optional(),
+        countIntensifiers: CountIntensifiers.optional(),
       }),
     ),
   },
@@ -93,6 +105,8 @@ export const putWords = createRoute({
         allowWords: z.number(),
         builtinLexicon: z.boolean(),
         builtinLanguages: z.array(z.string()).nullable(),
+        minSeverity: z.number(),
+        countIntensifiers: z.boolean(),
       }),
       "updated",
     ),
@@ -120,7 +134,7 @@ const getChatLogs = createRoute({
     query: z.object({
       flagged: z.enum(["true", "false"]).optional(),
       userId: bigintText(/^-?\d{1,19}$/, "must be a 64-bit integer").optional(),
-      limit: z.coerce.number().int().min(1).max(500).default(50),
+      limit: PageQuery.shape.limit,
       cursor: bigintText(/^\d{1,19}$/, "is not a cursor from this listing").optional(),
     }),
   },

@@ -4,7 +4,7 @@ import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { chainUnavailable } from "./params.ts";
 import { requireGame } from "../../lib/tenancy.ts";
-import { pageMeta } from "../../lib/contracts.ts";
+import { PageQuery, pageSchema } from "./paging.ts";
 import { requireChain } from "../../lib/chain/sending.ts";
 import { deploySafeContracts, safeContracts } from "../../lib/chain/safe/contracts.ts";
 import { listSafes } from "../../lib/chain/safe/wallets.ts";
@@ -14,6 +14,22 @@ const addresses = z.object({
   singleton: z.string(),
   proxyFactory: z.string(),
   fallbackHandler: z.string(),
+});
+
+const SafeRecord = z.object({
+  network: z.string(),
+  chainId: z.number(),
+  address: z.string(),
+  gameIndex: z.number(),
+  owners: z.array(z.string()),
+  threshold: z.number(),
+  saltNonce: z.string(),
+  creator: z.string(),
+  state: z.enum(["CREATING", "DEPLOYED"]).openapi({
+    description: "CREATING until the wallet's code is on chain",
+  }),
+  createdAt: z.string(),
+  deployedAt: z.string().nullable(),
 });
 
 const deployRoute = createRoute({
@@ -52,22 +68,13 @@ const listRoute = createRoute({
   tags: ["admin"],
   summary: "A game's multi-signature wallets, newest first",
   request: {
-    query: z.object({
+    query: PageQuery.extend({
       gameIndex: z.coerce.number().pipe(gameIndexField),
       network: z.enum(["polygon", "xpla"]).optional(),
-      page: z.coerce.number().int().min(1).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
     }),
   },
   responses: {
-    503: chainUnavailable,
-    200: jsonResponse(
-      z.object({
-        multisig: z.array(z.record(z.string(), z.unknown())),
-        meta: z.record(z.string(), z.number()),
-      }),
-      "wallets: network, chainId, address, gameIndex, owners, threshold, saltNonce, creator, state (CREATING, DEPLOYED), createdAt, deployedAt",
-    ),
+    200: jsonResponse(pageSchema(SafeRecord), "a page of multi-signature wallets"),
   },
 });
 
@@ -86,13 +93,6 @@ export function registerMultisigAdmin(app: OpenAPIHono<AppEnv>) {
     return c.json(await safeContracts(s, chain), 200) as JsonResponse;
   });
   app.openapi(listRoute, async (c) => {
-    const s = c.get("services");
-    const q = c.req.valid("query");
-    await requireGame(s.db, q.gameIndex);
-    const { wallets, total } = await listSafes(s, q);
-    return c.json(
-      { multisig: wallets, meta: pageMeta(total, wallets.length, q.limit, q.page) },
-      200,
-    ) as JsonResponse;
+    return c.json(await listSafes(c.get("services"), c.req.valid("query")), 200) as JsonResponse;
   });
 }

@@ -32,6 +32,7 @@ const App = z.object({
 
 const ApiKey = z.object({
   keyId: z.string(),
+  name: z.string().nullable(),
   gameIndex: z.number(),
   scopes: z.array(z.enum(API_SCOPES)),
   createdAt: z.string(),

@@ -2,7 +2,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
-import { createGame, registerGameApp, requireGame } from "../../lib/tenancy.ts";
+import { registerGameApp, requireGame } from "../../lib/tenancy.ts";
+import { createGameWithSecret } from "../../lib/webhooks.ts";
 import { GameIndexParam } from "./params.ts";
 import { API_SCOPES, createApiKey, revokeApiKey } from "../../lib/auth/api_keys.ts";
 import { notFound } from "../../lib/errors.ts";
@@ -11,10 +12,21 @@ const postGame = createRoute({
   method: "post",
   path: "/admin/v1/games",
   tags: ["admin"],
-  summary: "Register a game",
+  summary: "Register a game; the answer holds its webhook signing secret, shown only this once",
   request: { body: jsonBody(z.object({ name: z.string().trim().min(1).max(200) })) },
   responses: {
-    201: jsonResponse(z.object({ gameIndex: z.number(), name: z.string() }), "created"),
+    201: jsonResponse(
+      z.object({
+        gameIndex: z.number(),
+        name: z.string(),
+        webhookSecret: z.string().openapi({
+          description:
+            "Standard Webhooks secret that signs the game's callbacks and webhooks (shown once)",
+          example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+        }),
+      }),
+      "created",
+    ),
   },
 });
 
@@ -44,15 +56,24 @@ const postKey = createRoute({
   method: "post",
   path: "/admin/v1/games/{gameIndex}/api-keys",
   tags: ["admin"],
-  summary: "Issue a scoped API key (shown once)",
+  summary: "Issue a scoped API key (shown once), optionally named",
   request: {
     params: GameIndexParam,
     body: jsonBody(
-      z.object({ scopes: z.array(z.enum(API_SCOPES)).min(1).transform((s) => [...new Set(s)]) }),
+      z.object({
+        scopes: z.array(z.enum(API_SCOPES)).min(1).transform((s) => [...new Set(s)]),
+        name: z.string().trim().min(1).max(100).optional().openapi({
+          description: "What the key is for, shown in lists (never secret)",
+          example: "game server eu-1",
+        }),
+      }),
     ),
   },
   responses: {
-    201: jsonResponse(z.object({ keyId: z.string(), apiKey: z.string() }), "created"),
+    201: jsonResponse(
+      z.object({ keyId: z.string(), apiKey: z.string(), name: z.string().nullable() }),
+      "created",
+    ),
   },
 });
 
@@ -68,7 +89,8 @@ const deleteKey = createRoute({
 /** Registers the tenancy admin routes. */
 export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(postGame, async (c) => {
-    const game = await createGame(c.get("services").db, c.req.valid("json").name);
+    const game = await createGameWithSecret(c.get("services"), c.req.valid("json").name);
+    c.header("Cache-Control", "no-store");
     return c.json(game, 201) as JsonResponse;
   });
   app.openapi(postApp, async (c) => {
@@ -83,9 +105,11 @@ export function registerTenancyAdmin(app: OpenAPIHono<AppEnv>) {
     const s = c.get("services");
     const { gameIndex } = c.req.valid("param");
     await requireGame(s.db, gameIndex);
+    const { scopes, name } = c.req.valid("json");
     const key = await createApiKey(s.db, s.signingKey, {
       gameIndex,
-      scopes: c.req.valid("json").scopes,
+      scopes,
+      name,
       nowMs: s.clock.now(),
     });
     return c.json(key, 201) as JsonResponse;

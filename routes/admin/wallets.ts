@@ -3,8 +3,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv, JsonResponse } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { chainUnavailable } from "./params.ts";
-import { requireGame } from "../../lib/tenancy.ts";
-import { pageMeta } from "../../lib/contracts.ts";
+import { PageQuery, pageSchema } from "./paging.ts";
 import { fundFromDevAccount, listWallets, walletInfo } from "../../lib/chain/wallet_info.ts";
 import { gameIndexField } from "./params.ts";
 
@@ -30,23 +29,15 @@ const walletRecord = z.object({
   }).nullable(),
 });
 
-const page = {
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-};
-
 const listRoute = createRoute({
   method: "get",
   path: "/admin/v1/wallets",
   tags: ["admin"],
-  summary: "A game's held wallets with native balance and nonce read from the chain",
-  request: { query: z.object({ gameIndex: z.coerce.number().pipe(gameIndexField), ...page }) },
+  summary: "A game's held wallets, newest first, with native balance and nonce read from the chain",
+  request: { query: PageQuery.extend({ gameIndex: z.coerce.number().pipe(gameIndexField) }) },
   responses: {
     503: chainUnavailable,
-    200: jsonResponse(
-      z.object({ wallets: z.array(walletRecord), meta: z.record(z.string(), z.number()) }),
-      "wallets",
-    ),
+    200: jsonResponse(pageSchema(walletRecord), "a page of wallets"),
   },
 });
 
@@ -81,12 +72,8 @@ const fundRoute = createRoute({
 /** Registers the wallet admin routes. */
 export function registerWalletAdmin(app: OpenAPIHono<AppEnv>) {
   app.openapi(listRoute, async (c) => {
-    const s = c.get("services");
-    const q = c.req.valid("query");
-    await requireGame(s.db, q.gameIndex);
-    const { wallets, total } = await listWallets(s, q);
     return c.json(
-      { wallets, meta: pageMeta(total, wallets.length, q.limit, q.page) },
+      await listWallets(c.get("services"), c.req.valid("query")),
       200,
     ) as JsonResponse;
   });

@@ -1,7 +1,8 @@
 /**
  * The console's only assets, served by the app itself (no CDN: studios run it in closed
  * networks): one stylesheet and one small script (copy buttons, the live word-test box,
- * confirmations). Every page works without the script.
+ * confirmations, local and relative times, the endpoint form's transport fields). Every page works
+ * without the script.
  */
 
 /** The stylesheet. */
@@ -22,7 +23,10 @@ a{color:var(--blue)}
 .brand span{color:var(--accent)}
 .top form{margin:0;display:flex;gap:.4em;align-items:center}
 .top label{font-size:.85em;color:#c9d1d9}
-.top select,.top button{font:inherit;font-size:.9em;padding:.25em .5em;border-radius:6px;border:1px solid #444c56;background:#2d333b;color:#fff}
+.top select,.top button,.top input{font:inherit;font-size:.9em;padding:.25em .5em;border-radius:6px;border:1px solid #444c56;background:#2d333b;color:#fff}
+.top input::placeholder{color:#9aa4b2}
+.top form.switch{flex:0 1 360px;min-width:0}
+.top form.switch input{flex:1 1 auto;min-width:0;width:100%}
 .top .spacer{flex:1}
 .frame{display:grid;grid-template-columns:210px 1fr;min-height:calc(100vh - 52px)}
 .side{background:var(--panel);border-right:1px solid var(--line);padding:1em .6em}
@@ -30,6 +34,8 @@ a{color:var(--blue)}
 .side a{display:block;padding:.4em .7em;border-radius:6px;color:var(--ink);text-decoration:none}
 .side a:hover{background:var(--bg)}
 .side a[aria-current=page]{background:#fdf0e6;color:var(--accent-ink);font-weight:600}
+.side h2.game-name{text-transform:none;letter-spacing:0;font-size:.95em;color:var(--ink);overflow-wrap:anywhere}
+.side h2.game-name span{color:var(--muted);font-weight:400}
 main{padding:1.4em 2em;max-width:1200px;min-width:0}
 h1{font-size:1.45em;margin:0 0 .2em}
 h2{font-size:1.1em;margin:1.6em 0 .5em}
@@ -54,6 +60,18 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .badge.warn{background:var(--warn-bg);color:var(--warn)}
 .empty{border:1px dashed var(--line);border-radius:var(--radius);padding:1.2em;text-align:center;color:var(--muted);background:var(--panel);margin-bottom:1em}
 .empty strong{display:block;color:var(--ink);margin-bottom:.3em}
+.pager{display:flex;gap:.6em;align-items:center;margin:-.4em 0 1.2em}
+.addresses{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.15em .5em;align-items:baseline}
+.addresses code{word-break:normal;white-space:nowrap}
+.panel>p:first-child{margin-top:0}
+.net{font-size:.72em;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
+.netstate{display:grid;gap:.2em;justify-items:start}
+.small{font-size:.85em}
+time .when-utc{color:var(--muted);font-size:.88em}
+time .when-rel{color:var(--muted);font-size:.88em}
+pre{overflow-x:auto;max-width:100%}
+form[data-transport-form]:has(#ep-transport option[value=tcp]:checked) [data-transport=http],
+form[data-transport-form]:has(#ep-transport option[value=http]:checked) [data-transport=tcp]{display:none}
 form.stack{display:grid;gap:.8em;max-width:560px}
 form.row{display:flex;flex-wrap:wrap;gap:.6em;align-items:end}
 .field{display:grid;gap:.25em}
@@ -97,9 +115,14 @@ figure{margin:0 0 1em}
 .actions{display:flex;gap:.5em;flex-wrap:wrap;align-items:flex-start}
 form.stack>button{justify-self:start}
 @media (max-width:760px){
+  .top{gap:.5em .8em;padding:.5em .8em}
+  .top form.switch{flex:1 1 100%;order:3}
+  .top form.switch label{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+  .top .spacer{display:none}
   .frame{grid-template-columns:1fr;grid-template-rows:auto 1fr}
   .side{border-right:0;border-bottom:1px solid var(--line);padding:.4em;display:flex;flex-wrap:wrap;gap:.2em;align-self:start}
   .side h2{display:none}
+  .side h2.game-name{display:block;flex-basis:100%;margin:.2em .5em .3em}
   .side a{white-space:nowrap;padding:.3em .6em}
   main{padding:1em}
   .grid2{grid-template-columns:1fr}
@@ -107,6 +130,17 @@ form.stack>button{justify-self:start}
   .tl-row{grid-template-columns:1fr}
   .tl-axis{margin-left:0}
   th,td{padding:.45em .5em}
+  /* Phone width: each row is a card of "column: value" lines, so nothing scrolls sideways. */
+  .tablewrap{overflow-x:visible;background:transparent;border:0}
+  .tablewrap table,.tablewrap tbody,.tablewrap tr,.tablewrap td{display:block;width:100%}
+  .tablewrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+  .tablewrap tr{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.6em;padding:.35em 0}
+  .tablewrap td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:.6em;justify-items:start;border:0;padding:.2em .8em}
+  .tablewrap td::before{content:attr(data-label);color:var(--muted);font-size:.82em;font-weight:600}
+  .tablewrap td[data-label=""]{display:block}
+  .tablewrap td[data-label=""]::before{content:none}
+  .tablewrap td:empty{display:none}
+  .addresses code{white-space:normal;word-break:break-all}
 }
 `;
 
@@ -145,4 +179,64 @@ document.addEventListener("submit", function (e) {
   }
   box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 250); });
 })();
+(function () {
+  // Times come in UTC; the viewer's own time goes beside them, and how long ago for recent ones.
+  var times = document.querySelectorAll("time[data-when]");
+  if (!times.length || !window.Intl) return;
+  var local = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short",
+    day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  var rtf = Intl.RelativeTimeFormat ? new Intl.RelativeTimeFormat(undefined, { numeric: "auto" })
+    : null;
+  var units = [["second", 60], ["minute", 3600], ["hour", 86400], ["day", 7 * 86400]];
+  function relative(ms) {
+    if (!rtf) return "";
+    var s = (ms - Date.now()) / 1000;
+    var a = Math.abs(s);
+    if (a >= 7 * 86400) return "";
+    var size = 1;
+    for (var i = 0; i < units.length; i++) {
+      if (a < units[i][1]) return rtf.format(Math.round(s / size), units[i][0]);
+      size = units[i][1];
+    }
+    return "";
+  }
+  function span(cls, text) {
+    var e = document.createElement("span");
+    e.className = cls;
+    e.textContent = text;
+    return e;
+  }
+  function render(t) {
+    var d = new Date(t.getAttribute("datetime"));
+    if (isNaN(d.getTime())) return;
+    var utc = t.getAttribute("data-utc") || t.textContent;
+    t.setAttribute("data-utc", utc);
+    var parts = [];
+    if (d.getTimezoneOffset() !== 0) parts.push(span("when-local", local.format(d)));
+    parts.push(span("when-utc", utc));
+    var rel = relative(d.getTime());
+    if (rel) parts.push(span("when-rel", rel));
+    t.textContent = "";
+    parts.forEach(function (p, i) {
+      if (i) t.appendChild(document.createTextNode(" · "));
+      t.appendChild(p);
+    });
+  }
+  function all() { times.forEach(render); }
+  all();
+  setInterval(all, 30000);
+})();
+document.querySelectorAll("[data-transport-form]").forEach(function (form) {
+  // Only the chosen transport's fields show and are sent (the stylesheet hides them too).
+  var select = form.querySelector("[name=transport]");
+  function show() {
+    form.querySelectorAll("[data-transport]").forEach(function (part) {
+      var off = part.getAttribute("data-transport") !== select.value;
+      part.hidden = off;
+      part.querySelectorAll("input").forEach(function (i) { i.disabled = off; });
+    });
+  }
+  select.addEventListener("change", show);
+  show();
+});
 `;

@@ -17,6 +17,7 @@ import { registerCpaPages } from "./pages/cpa.tsx";
 import { registerBlockchainPages } from "./pages/blockchain.tsx";
 import { registerOtpPages } from "./pages/otp.tsx";
 import { registerPushPages } from "./pages/push.tsx";
+import { registerWebhookPages } from "./pages/webhooks.tsx";
 
 const ASSET_HEADERS = {
   "cache-control": "public, max-age=3600",
@@ -65,5 +66,6 @@ export function consoleRoutes(root: RootApp): Hono<AppEnv> {
   registerBlockchainPages(app, root);
   registerOtpPages(app, root);
   registerPushPages(app, root);
+  registerWebhookPages(app, root);
   return app as unknown as Hono<AppEnv>;
 }

@@ -4,6 +4,7 @@ import type { AppEnv } from "../env.ts";
 import { jsonBody, jsonResponse } from "../env.ts";
 import { renderTadsResult, tadsCodes } from "./envelope.ts";
 import { detectTexts, type TextRejection } from "../../lib/moderation/text_detection.ts";
+import { CATEGORIES } from "../../lib/abuse/detector.ts";
 
 const Flag = z.enum(["0", "1"]);
 const TadsResult = z.object({
@@ -13,6 +14,15 @@ const TadsResult = z.object({
     result_array: z.array(z.object({
       tads_result: z.object({ forbidden_yn: Flag, spam_yn: Flag, aug_yn: Flag, long_yn: Flag }),
       text_result: z.object({ text: z.string(), masking_text: z.string() }),
+      matches: z.array(z.object({
+        word: z.string(),
+        category: z.enum(CATEGORIES),
+        severity: z.number().int().min(1).max(4),
+      })).openapi({
+        description:
+          "Beside the spec's tads_result and text_result (which keep exactly the spec's fields): " +
+          "each counted match's listed word, category and severity (1 mild .. 4 severe)",
+      }),
     })),
     result_reason: z.string().optional().openapi({
       description: "On a refusal: what was wrong, naming the field (e.g. text_array[0].text)",

@@ -3,6 +3,7 @@
  * driven by playwright-core (never a downloaded browser), and screenshots saved under
  * CONSOLE_SCREENSHOTS (default test-artifacts/console).
  */
+import assert from "node:assert/strict";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { ADMIN_TOKEN, testEnv } from "../harness.ts";
 
@@ -51,9 +52,17 @@ export async function startRig(): Promise<BrowserRig> {
   };
 }
 
-/** Saves a full-page screenshot as `<name>.png`. */
-export async function shoot(page: Page, name: string) {
-  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage: true });
+/** Saves a screenshot as `<name>.png`: the full page unless `fullPage` is false (the viewport). */
+export async function shoot(page: Page, name: string, fullPage = true) {
+  await page.screenshot({ path: `${SCREENSHOT_DIR}/${name}.png`, fullPage });
+}
+
+/** Asserts that the page open now does not scroll sideways (a table may scroll in its box). */
+export async function noSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() =>
+    document.documentElement.scrollWidth - document.documentElement.clientWidth
+  );
+  assert.ok(overflow <= 1, `${page.url()} scrolls sideways by ${overflow}px`);
 }
 
 let shared: Promise<BrowserRig> | undefined;
@@ -79,12 +88,16 @@ export async function signIn(page: Page, baseUrl: string, token = ADMIN_TOKEN) {
   await page.waitForLoadState("load");
 }
 
-/** A new browser context (1280 px wide unless given), signed in, with script errors collected. */
+/**
+ * A new browser context (1280 px wide unless given; the viewer's time zone and locale may be
+ * given too), signed in, with script errors collected.
+ */
 export async function signedIn(
   width = 1280,
+  viewer: { timezoneId?: string; locale?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; base: string; errors: string[] }> {
   const r = await rig();
-  const context = await r.browser.newContext({ viewport: { width, height: 900 } });
+  const context = await r.browser.newContext({ viewport: { width, height: 900 }, ...viewer });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

@@ -3,12 +3,41 @@
  * screenshot of every page (see README "Console screenshots").
  */
 import assert from "node:assert/strict";
-import { admin, ADMIN_TOKEN, callJson, seedTenant, testEnv } from "../harness.ts";
+import { Webhook } from "standardwebhooks";
+import { admin, ADMIN_TOKEN, callJson, rememberSecret, seedTenant, testEnv } from "../harness.ts";
 import { startGameServer } from "../../dev/game_server.ts";
-import { rig, RIG_TEST, shoot, signedIn, signIn } from "./browser.ts";
+import { dueCallback, receiver } from "../routes/observability/webhook_fixture.ts";
+import { noSidewaysScroll, rig, RIG_TEST, shoot, signedIn, signIn } from "./browser.ts";
 
 function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A push campaign of the tenant's app: three slices per zone, three days from now, KR/US/GB. */
+function weekendCampaign(t: { gameIndex: number; appid: string }) {
+  return {
+    company: "com2us",
+    companyIndex: 7,
+    description: "Weekend event",
+    notice: false,
+    type: "B",
+    registrant: { id: "op-1", name: "Operator" },
+    reservation: {
+      localizing: true,
+      startDate: isoDay(3),
+      endDate: isoDay(3),
+      time: "10:00",
+      repeat: false,
+    },
+    distribution: { enable: true, interval: 30, count: 3 },
+    continents: [],
+    countries: ["KR", "US", "GB"],
+    game: { gameindex: t.gameIndex, apps: [{ appindex: 1, appid: t.appid }] },
+    defaultLanguage: "en",
+    notification: {
+      en: { android: { title: "Hi", message: "Event" }, ios: { title: "Hi", message: "Event" } },
+    },
+  };
 }
 
 Deno.test({ name: "a wrong admin token is refused", ...RIG_TEST }, async () => {
@@ -43,29 +72,46 @@ Deno.test({
 });
 
 Deno.test(
-  { name: "create a game and an app: the secret is shown once and works", ...RIG_TEST },
+  {
+    name: "create a game: its webhook secret shown once verifies a callback; an app's secret works",
+    ...RIG_TEST,
+  },
   async () => {
     const { context, page, base } = await signedIn();
     await shoot(page, "02-games");
     const name = `Browser Quest ${crypto.randomUUID().slice(0, 4)}`;
     await page.getByLabel("Game name").fill(name);
     await page.getByRole("button", { name: "Register game" }).click();
-    await page.getByText(`Game ${name} registered`).waitFor();
-    const game = Number(/\/console\/g\/(\d+)\/apps/.exec(page.url())![1]);
-    await page.getByLabel("App id").fill(`com.browser.quest.${game}`);
+    const registered = page.getByText(new RegExp(`Game ${name} registered \\(#\\d+\\)`));
+    await registered.waitFor();
+    const game = Number(/#(\d+)/.exec((await registered.textContent())!)![1]);
+    const webhookSecret = (await page.locator("#secret-0").textContent())!.trim();
+    rememberSecret(webhookSecret);
+    assert.match(webhookSecret, /^whsec_/);
+    await shoot(page, "03-game-webhook-secret-once");
+    // The game's first callback verifies with the secret the page showed.
+    const appid = `com.browser.quest.${game}`;
+    await page.getByLabel("App id").fill(appid);
     await page.getByRole("button", { name: "Register app" }).click();
     const clientId = (await page.locator("#secret-0").textContent())!.trim();
     const secret = (await page.locator("#secret-1").textContent())!.trim();
     assert.ok(secret.length >= 32);
     assert.equal(await page.getByRole("button", { name: "Copy" }).count(), 2);
-    await shoot(page, "03-app-secret-once");
+    await shoot(page, "03b-app-secret-once");
     const login = await callJson("POST", "/v2/auth-token", {
       json: { clientId, clientSecret: secret },
     });
     assert.equal(login.body.code, 0, "the shown credentials work");
+    await using sink = receiver();
+    await dueCallback(game, appid, sink.url);
+    assert.equal(sink.got.length, 1);
+    new Webhook(webhookSecret).verify(sink.got[0].raw, sink.got[0].headers);
     await page.goto(`${base}/console/g/${game}/apps`);
     assert.equal(await page.locator("#secret-1").count(), 0, "not shown again");
-    assert.ok(!(await page.content()).includes(secret));
+    const html = await page.content();
+    assert.ok(!html.includes(secret) && !html.includes(webhookSecret));
+    await page.goto(`${base}/console/g/${game}/webhooks`);
+    assert.ok(!(await page.content()).includes(webhookSecret), "not on the webhooks page either");
     await shoot(page, "04-apps");
     await context.close();
   },
@@ -133,7 +179,7 @@ Deno.test({
   try {
     await page.goto(`${base}/console/g/${t.gameIndex}/items`);
     await shoot(page, "10-items-empty");
-    await page.getByLabel("URL (HTTP)").fill(gameServer.url);
+    await page.getByLabel("URL", { exact: true }).fill(gameServer.url);
     await page.getByLabel("Vendor word").fill(vendorWord);
     await page.getByRole("button", { name: "Register endpoint" }).click();
     await page.getByText("Endpoint saved; first probe: healthy.").waitFor();
@@ -165,29 +211,7 @@ Deno.test({ name: "push: a campaign's tasks drawn per time zone", ...RIG_TEST },
   const { apiKey } = await t.apiKey(["push"]);
   const campaign = await callJson("POST", "/push/campaigns", {
     headers: { authorization: `Bearer ${apiKey}` },
-    json: {
-      company: "com2us",
-      companyIndex: 7,
-      description: "Weekend event",
-      notice: false,
-      type: "B",
-      registrant: { id: "op-1", name: "Operator" },
-      reservation: {
-        localizing: true,
-        startDate: isoDay(3),
-        endDate: isoDay(3),
-        time: "10:00",
-        repeat: false,
-      },
-      distribution: { enable: true, interval: 30, count: 3 },
-      continents: [],
-      countries: ["KR", "US", "GB"],
-      game: { gameindex: t.gameIndex, apps: [{ appindex: 1, appid: t.appid }] },
-      defaultLanguage: "en",
-      notification: {
-        en: { android: { title: "Hi", message: "Event" }, ios: { title: "Hi", message: "Event" } },
-      },
-    },
+    json: weekendCampaign(t),
   });
   assert.ok(campaign.status < 300, JSON.stringify(campaign.body));
   const { context, page, base } = await signedIn();
@@ -255,25 +279,247 @@ Deno.test({
   await context.close();
 });
 
-Deno.test({ name: "phone width: pages do not scroll sideways", ...RIG_TEST }, async () => {
-  const t = await seedTenant("phone game");
-  const { context, page, base } = await signedIn(390);
+/** A game with something in every list, so each page is shown with content. */
+/** Asserts an admin call created what it was asked to (201); returns it. */
+// deno-lint-ignore no-explicit-any
+function created<T extends { status: number; body: any }>(res: T): T {
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res;
+}
+
+async function busyGame() {
+  const { services } = await testEnv();
+  const t = await seedTenant("A game with a rather long name to wrap on a phone");
+  const { apiKey } = await t.apiKey(["push"]);
+  const named = await admin("POST", `/admin/v1/games/${t.gameIndex}/api-keys`, {
+    scopes: ["items", "otp"],
+    name: "game server eu-1",
+  });
+  created(named);
+  created(await admin("POST", `/admin/v1/games/${t.gameIndex}/chat-keys`, {}));
+  const project = created(
+    await admin("POST", "/admin/v1/tads/projects", {
+      name: "Chat words",
+      gameIndex: t.gameIndex,
+      forbiddenWords: ["darn"],
+      masking: { enabled: true },
+    }),
+  );
+  created(
+    await admin("POST", `/admin/v1/games/${t.gameIndex}/cpa`, {
+      appid: t.appid,
+      cpaCode: "tutorial-done",
+      subReason: "6",
+      detail: [{ action: "send", assetCode: "gold", amount: 100 }],
+    }),
+  );
+  created(
+    await admin("POST", `/admin/v1/games/${t.gameIndex}/otp-topics`, {
+      topic: "signup",
+      serviceName: "Hero Quest",
+      mode: "provider",
+    }),
+  );
+  created(await admin("POST", "/admin/v1/wallets", { gameIndex: t.gameIndex }));
+  await services.db.query(
+    `insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
+       attempts, last_code, last_message, next_attempt_at, created_at, updated_at)
+     values ($1, 'tx-phone-0000000000000000000001', $2, 'h', 'api', 'FAILED', 3, 500,
+       'a long answer from the game server that goes on and on', now(), now(), now())`,
+    [
+      t.gameIndex,
+      JSON.stringify({
+        idCategory: "vid",
+        id: "hero-with-a-long-id-000000001",
+        detail: [{ assetCode: "legendary-sword-of-the-north", amount: 1 }],
+      }),
+    ],
+  );
+  const device = await callJson("POST", "/push/v1/devices", {
+    json: {
+      appid: t.appid,
+      token: `tok-${crypto.randomUUID()}`,
+      platform: "android",
+      country: "KR",
+    },
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  assert.ok(device.status < 300, JSON.stringify(device.body));
+  const campaign = await callJson("POST", "/push/campaigns", {
+    headers: { authorization: `Bearer ${apiKey}` },
+    json: weekendCampaign(t),
+  });
+  assert.ok(campaign.status < 300, JSON.stringify(campaign.body));
+  const campaigns = await admin("GET", `/admin/v1/games/${t.gameIndex}/push/campaigns`);
+  return {
+    t,
+    projectKey: project.body.projectKey as string,
+    campaignId: campaigns.body.items[0].id,
+  };
+}
+
+Deno.test({
+  name: "phone width: every console page, with content, has no sideways scroll",
+  ...RIG_TEST,
+}, async () => {
+  const { t, projectKey, campaignId } = await busyGame();
+  const { context, page, base, errors } = await signedIn(390);
+  const g = `/console/g/${t.gameIndex}`;
   for (
     const [name, path] of [
-      ["21-phone-overview", ""],
-      ["22-phone-items", "/items"],
-      ["23-phone-moderation", "/moderation"],
-      ["24-phone-push", "/push"],
+      ["21-phone-games", "/console/games"],
+      ["22-phone-overview", g],
+      ["23-phone-apps", `${g}/apps`],
+      ["24-phone-keys", `${g}/keys`],
+      ["25-phone-webhooks", `${g}/webhooks`],
+      ["26-phone-moderation", `${g}/moderation`],
+      ["27-phone-project", `${g}/moderation/${projectKey}`],
+      ["28-phone-items", `${g}/items`],
+      ["29-phone-cpa", `${g}/cpa`],
+      ["29b-phone-blockchain", `${g}/blockchain`],
+      ["29c-phone-otp", `${g}/otp`],
+      ["29d-phone-push", `${g}/push`],
+      ["29e-phone-campaign", `${g}/push/${campaignId}`],
     ]
   ) {
-    await page.goto(`${base}/console/g/${t.gameIndex}${path}`);
-    const overflow = await page.evaluate(() =>
-      document.documentElement.scrollWidth - document.documentElement.clientWidth
-    );
-    assert.ok(overflow <= 1, `${path} scrolls sideways by ${overflow}px`);
+    const res = await page.goto(`${base}${path}`);
+    assert.equal(res?.status(), 200, path);
+    await noSidewaysScroll(page);
+    // The header's switcher and its button stay inside the screen.
+    const open = await page.locator("header.top").getByRole("button", { name: "Open" })
+      .boundingBox();
+    assert.ok(open && open.x >= 0 && open.x + open.width <= 390, `${path}: Open at ${open?.x}`);
     await shoot(page, name);
   }
+  assert.deepEqual(errors, []);
   await context.close();
+});
+
+Deno.test({
+  name: "pages read as a product: names, wording, times in the viewer's zone, reasons, wallets",
+  ...RIG_TEST,
+}, async () => {
+  const { t } = await busyGame();
+  const { context, page, base, errors } = await signedIn(1280, {
+    timezoneId: "Asia/Seoul",
+    locale: "en-US",
+  });
+  const g = `${base}/console/g/${t.gameIndex}`;
+  try {
+    await page.goto(g);
+    // The game's name, not "GAME #n"; "1 app", not "1 apps".
+    await page.locator("nav.side h2", { hasText: "A game with a rather long name" }).waitFor();
+    assert.equal(await page.locator(".card .l").first().textContent(), "app");
+    // Local time (Seoul) beside UTC, and how long ago.
+    const registered = page.locator(".sub time[data-when]");
+    await registered.locator(".when-local").waitFor();
+    assert.match(
+      await registered.textContent() ?? "",
+      /GMT\+9 · \d{4}-\d\d-\d\d \d\d:\d\d UTC · (now|\d+ (seconds?|minutes?) ago)/,
+    );
+
+    await page.goto(`${g}/keys`);
+    await page.getByRole("cell", { name: "game server eu-1" }).waitFor();
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.locator("tr", { hasText: "game server eu-1" }).getByRole("button", {
+      name: "Revoke",
+    })
+      .click();
+    assert.match(
+      dialogs[0],
+      /^Revoke “game server eu-1” \(key_[\w-]+\)\? Every call made with it \(items, otp\) is refused from now on, and a revoked key cannot be restored\.$/,
+    );
+    await page.getByRole("cell", { name: "game server eu-1" }).waitFor(); // dismissed: still there
+    await page.getByLabel("Name (optional)").fill("ci deploys");
+    await page.getByLabel("cpa", { exact: true }).check();
+    await page.getByRole("button", { name: "Issue API key" }).click();
+    await page.getByText(/API key “ci deploys” key_[\w-]+ issued \(cpa\)/).waitFor();
+    rememberSecret((await page.locator("#secret-0").textContent())!.trim());
+    await page.getByRole("cell", { name: "ci deploys" }).waitFor();
+
+    await page.goto(`${g}/items`);
+    // Only the chosen transport's fields; no TCP port pre-filled for HTTP.
+    assert.ok(await page.getByLabel("URL", { exact: true }).isVisible());
+    assert.ok(!(await page.getByLabel("Port", { exact: true }).isVisible()));
+    await page.getByLabel("Transport").selectOption("tcp");
+    assert.ok(await page.getByLabel("Port", { exact: true }).isVisible());
+    assert.ok(!(await page.getByLabel("URL", { exact: true }).isVisible()));
+    assert.equal(await page.getByLabel("Port", { exact: true }).inputValue(), "");
+    await shoot(page, "35-items-tcp-fields");
+    const reasons = await page.getByLabel("Reason").locator("option").allTextContents();
+    assert.ok(reasons.includes("pe — payment error"), reasons.join("|"));
+    assert.ok(reasons.includes("rr — retrieve: refund"));
+    assert.equal(reasons.length, 27);
+
+    await page.goto(`${g}/cpa`);
+    await page.getByRole("cell", { name: "6 — CPA on offerwall" }).waitFor();
+
+    await page.goto(`${g}/blockchain`);
+    const wallet = (await admin("GET", `/admin/v1/wallets?gameIndex=${t.gameIndex}`)).body.items[0];
+    const row = page.locator('table[aria-label="Wallets"] tbody tr').first();
+    await row.getByText(wallet.address, { exact: true }).waitFor();
+    await row.getByText(wallet.xplaAddress, { exact: true }).waitFor();
+    await row.locator(".badge", { hasText: "held" }).waitFor();
+    assert.equal(
+      await page.locator('table[aria-label="Wallets"] th').allTextContents().then((h) =>
+        h.join("|")
+      ),
+      "Addresses|Polygon|XPLA|Key|Created",
+    );
+    const multisig = await page.locator("#multisig-list").textContent();
+    assert.match(multisig ?? "", /POST \/core\/v1\/multisig/);
+    assert.ok(
+      !(multisig ?? "").includes("/admin/v1/multisig"),
+      "names no endpoint that does not exist",
+    );
+    await shoot(page, "36-blockchain-wallets");
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+Deno.test({
+  name: "webhooks: the secret is revealed only after a confirmation; rotation names its grace",
+  ...RIG_TEST,
+}, async () => {
+  const t = await seedTenant("webhook console game");
+  const { context, page, base } = await signedIn();
+  try {
+    await page.goto(`${base}/console/g/${t.gameIndex}/webhooks`);
+    assert.equal(await page.locator("#secret-0").count(), 0, "nothing shown before asking");
+    let answer = false;
+    const dialogs: string[] = [];
+    page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void (answer ? d.accept() : d.dismiss());
+    });
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    assert.match(dialogs[0], /Anyone who sees it can sign callbacks your servers will accept/);
+    assert.equal(await page.locator("#secret-0").count(), 0, "declined: still hidden");
+    answer = true;
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    const shown = (await page.locator("#secret-0").textContent())!.trim();
+    const current = await admin("POST", `/admin/v1/games/${t.gameIndex}/webhook-secret/reveal`);
+    assert.equal(shown, current.body.secret);
+    await shoot(page, "37-webhooks-revealed");
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    assert.match(
+      dialogs.at(-1)!,
+      /keeps signing next to the new one for 24 hours; after that, receivers still verifying with it reject every callback/,
+    );
+    const rotated = (await page.locator("#secret-0").textContent())!.trim();
+    rememberSecret(rotated);
+    assert.notEqual(rotated, shown);
+    await page.getByText(/The previous secret also signs until/).first().waitFor();
+    await shoot(page, "38-webhooks-rotated");
+  } finally {
+    await context.close();
+  }
 });
 
 Deno.test({ name: "the admin token never appears in a page", ...RIG_TEST }, async () => {

@@ -17,6 +17,7 @@ import {
 import type { Services } from "../../services.ts";
 import { DbError } from "../../db/port.ts";
 import { DomainError } from "../../errors.ts";
+import { keysetPage, type Page, type PageRequest } from "../../reads/page.ts";
 import { onChain, type PolygonChain } from "../polygon.ts";
 import { currentFees, pendingNonce, requireChain } from "../sending.ts";
 import { parseAddress, parseUint256 } from "../registry.ts";
@@ -308,18 +309,21 @@ export async function ensureDeployed(
   return { ...safe, state: "DEPLOYED" };
 }
 
-/** A game's wallets on a network, newest first. */
+/** A game's wallets, optionally on one network, newest first, one keyset page. */
 export async function listSafes(
   s: Services,
-  q: { gameIndex: number; network?: string; page: number; limit: number },
-): Promise<{ wallets: SafeRecord[]; total: number }> {
-  const rows = await s.db.query<SafeRow & { total: string }>(
-    `select ${COLUMNS}, count(*) over () as total from multisig_wallets
-      where game_index = $1 and ($2::text is null or network = $2)
-      order by created_at desc, address limit $3 offset $4`,
-    [q.gameIndex, q.network ?? null, q.limit, (q.page - 1) * q.limit],
-  );
-  return { wallets: rows.map(toRecord), total: Number(rows[0]?.total ?? 0) };
+  q: PageRequest & { gameIndex: number; network?: string },
+): Promise<Page<SafeRecord>> {
+  return await keysetPage(s.db, {
+    select: COLUMNS,
+    from: "multisig_wallets",
+    where: "game_index = $1 and ($2::text is null or network = $2)",
+    params: [q.gameIndex, q.network ?? null],
+    order: { time: "created_at", key: "(chain_id::text || ':' || address)" },
+    page: q,
+    gameIndex: q.gameIndex,
+    map: toRecord,
+  });
 }
 
 // Wallets whose creation was never sent stop being polled after a day (use still notices them).

@@ -1,10 +1,24 @@
 /**
  * The XPLA chain client: LCD (Cosmos SDK REST, gRPC-gateway) calls over `fetch`, so it runs on
  * every edge runtime. Errors in the gateway shape `{code, message, details}` become DomainErrors.
+ * Several LCD endpoints may be configured: a call that cannot reach one (network error, timeout,
+ * 429, or a 5xx that is not a gateway answer) goes to the next, and an endpoint that failed rests
+ * for a backoff before it is tried first again. Every HTTP attempt is observed like any outbound
+ * call (purpose `xpla-lcd`: a log line with the host, never the path, and the counters).
  */
 import { base64 } from "@scure/base";
 import { DomainError } from "../../errors.ts";
+import { backoffMs, observedFetch, type OutboundObserver } from "../../outbound/mod.ts";
 import { COSMOS_EVM_PUBKEY_TYPE, ETH_PUBKEY_TYPE } from "./tx.ts";
+
+/** One configured LCD endpoint and how it has been answering. */
+interface LcdEndpoint {
+  url: string;
+  /** Failed attempts in a row. */
+  failures: number;
+  /** Until then (epoch ms) the endpoint is tried only after the others. */
+  restUntil: number;
+}
 
 /** The XPLA network the service talks to. */
 export interface XplaChain {
@@ -12,16 +26,29 @@ export interface XplaChain {
   chainId: string;
   /** Numeric id used for records and send locks (the EIP-155 number inside the chain id). */
   lockId: number;
-  lcdUrl: string;
+  /** The LCD endpoints in order of preference. */
+  lcdUrls: string[];
   /** axpla per unit of gas, decimal string. */
   gasPrice: string;
   gasAdjustment: number;
+  /** Per-request timeout of one LCD call to one endpoint. */
   timeoutMs: number;
+  /** A signed transaction's timeout_height is the latest height plus this many blocks. */
+  timeoutBlocks: number;
   fetch: typeof fetch;
+  /** Endpoint health shared by every call of this client. */
+  endpoints: LcdEndpoint[];
+  /** Waits between rounds over the endpoints (injectable for tests). */
+  sleep(ms: number): Promise<void>;
+  /** The time endpoint rests are measured in (epoch ms; injectable for tests). */
+  now(): number;
 }
 
 /** Mainnet's minimum gas price in axpla (the chain registry's fixed minimum). */
 export const DEFAULT_XPLA_GAS_PRICE = "850000000000";
+
+/** Default validity of a signed transaction in blocks (about five minutes of ~6 s blocks). */
+export const DEFAULT_XPLA_TIMEOUT_BLOCKS = 50;
 
 /** The numeric id of an Ethermint chain id `name_<eip155>-<version>`, else a stable hash. */
 export function chainLockId(chainId: string): number {
@@ -32,24 +59,43 @@ export function chainLockId(chainId: string): number {
   return 1_000_000_000 + (Math.abs(h) % 1_000_000_000);
 }
 
+/** The endpoints of a comma-separated list (`XPLA_LCD_URLS`, or `XPLA_LCD_URL` as a list of one). */
+export function parseLcdUrls(list: string): string[] {
+  return list.split(",").map((u) => u.trim().replace(/\/+$/, "")).filter((u) => u !== "");
+}
+
 /** Builds the chain client. */
 export function createXplaChain(o: {
-  lcdUrl: string;
+  /** One endpoint, or a comma-separated list. */
+  lcdUrl?: string;
+  lcdUrls?: string[];
   chainId: string;
   gasPrice?: string;
   gasAdjustment?: number;
   timeoutMs?: number;
+  timeoutBlocks?: number;
   fetch?: typeof fetch;
+  /** Reports each LCD call (host, duration, outcome) to the log and metrics. */
+  observer?: OutboundObserver;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
 }): XplaChain {
+  const urls = (o.lcdUrls ?? parseLcdUrls(o.lcdUrl ?? "")).map((u) => u.replace(/\/+$/, ""));
+  if (urls.length === 0) throw new Error("createXplaChain needs at least one LCD URL");
+  const inner: typeof fetch = o.fetch ?? ((input, init) => fetch(input, init));
   return {
     network: "xpla",
     chainId: o.chainId,
     lockId: chainLockId(o.chainId),
-    lcdUrl: o.lcdUrl.replace(/\/+$/, ""),
+    lcdUrls: urls,
     gasPrice: o.gasPrice ?? DEFAULT_XPLA_GAS_PRICE,
     gasAdjustment: o.gasAdjustment ?? 1.3,
     timeoutMs: o.timeoutMs ?? 10_000,
-    fetch: o.fetch ?? ((input, init) => fetch(input, init)),
+    timeoutBlocks: o.timeoutBlocks ?? DEFAULT_XPLA_TIMEOUT_BLOCKS,
+    fetch: o.observer ? observedFetch(o.observer, "xpla-lcd", inner) : inner,
+    endpoints: urls.map((url) => ({ url, failures: 0, restUntil: 0 })),
+    sleep: o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    now: o.now ?? Date.now,
   };
 }
 
@@ -69,37 +115,105 @@ export function scrubLcdText(text: string): string {
   return out.length > 300 ? `${out.slice(0, 300)}...` : out;
 }
 
-/** One LCD call; throws CHAIN_UNAVAILABLE when unreachable, LcdError when answered with an error. */
-export async function lcdCall<T>(
+/** Rounds over the endpoints before a call gives up. */
+const ROUNDS = 2;
+const REST_BASE_MS = 250;
+const REST_MAX_MS = 30_000;
+/** Longest pause between two rounds (the rest of an endpoint may be longer). */
+const ROUND_PAUSE_MAX_MS = 1_000;
+
+/** Endpoints to try, in order: the rested ones as configured, then resting ones, soonest first. */
+function endpointOrder(chain: XplaChain, now: number): LcdEndpoint[] {
+  const ready = chain.endpoints.filter((e) => e.restUntil <= now);
+  const resting = chain.endpoints.filter((e) => e.restUntil > now)
+    .sort((a, b) => a.restUntil - b.restUntil);
+  return [...ready, ...resting];
+}
+
+function rest(endpoint: LcdEndpoint, now: number, retryAfterMs = 0) {
+  endpoint.failures++;
+  endpoint.restUntil = now +
+    Math.max(backoffMs(endpoint.failures - 1, REST_BASE_MS, REST_MAX_MS), retryAfterMs);
+}
+
+function retryAfterMs(res: Response): number {
+  const value = Number(res.headers.get("retry-after"));
+  return Number.isFinite(value) && value > 0 ? Math.min(value * 1000, REST_MAX_MS) : 0;
+}
+
+/** One attempt at one endpoint: the parsed answer, or why the endpoint could not serve it. */
+async function attempt(
   chain: XplaChain,
+  endpoint: LcdEndpoint,
   path: string,
-  body?: unknown,
-): Promise<T> {
+  body: unknown,
+): Promise<
+  { ok: true; res: Response; text: string; json?: Record<string, unknown> } | {
+    ok: false;
+    reason: string;
+    retryAfterMs?: number;
+  }
+> {
   let res: Response;
+  let text: string;
   try {
-    res = await chain.fetch(`${chain.lcdUrl}${path}`, {
+    res = await chain.fetch(`${endpoint.url}${path}`, {
       method: body === undefined ? "GET" : "POST",
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(chain.timeoutMs),
     });
-  } catch {
-    throw new DomainError("unavailable", "CHAIN_UNAVAILABLE", "xpla node unreachable");
+    text = await res.text();
+  } catch (err) {
+    const name = (err as Error)?.name;
+    return { ok: false, reason: name === "TimeoutError" ? "timed out" : "unreachable" };
   }
-  const text = await res.text();
   let json: Record<string, unknown> | undefined;
   try {
     json = JSON.parse(text);
   } catch { /* not JSON */ }
-  if (res.ok && json) return json as T;
-  if (res.status >= 500 && (!json || typeof json.code !== "number")) {
-    throw new DomainError("unavailable", "CHAIN_UNAVAILABLE", `xpla node answered ${res.status}`);
+  // A gateway error body (`code` a number) is the node's answer; a bare 5xx or 429 is the endpoint.
+  if (res.status === 429 || (res.status >= 500 && typeof json?.code !== "number")) {
+    return { ok: false, reason: `answered ${res.status}`, retryAfterMs: retryAfterMs(res) };
   }
-  throw new LcdError(
-    res.status,
-    typeof json?.code === "number" ? json.code : -1,
-    scrubLcdText(typeof json?.message === "string" ? json.message : text),
-  );
+  return { ok: true, res, text, json };
+}
+
+/**
+ * One LCD call, failing over between the endpoints; throws CHAIN_UNAVAILABLE when none could
+ * answer in two rounds, LcdError when answered with an error.
+ */
+export async function lcdCall<T>(
+  chain: XplaChain,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  let reason = "unreachable";
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round > 0) {
+      const soonest = Math.min(...chain.endpoints.map((e) => e.restUntil)) - chain.now();
+      await chain.sleep(Math.min(Math.max(soonest, 50), ROUND_PAUSE_MAX_MS));
+    }
+    for (const endpoint of endpointOrder(chain, chain.now())) {
+      const got = await attempt(chain, endpoint, path, body);
+      if (!got.ok) {
+        reason = got.reason;
+        rest(endpoint, chain.now(), got.retryAfterMs);
+        continue;
+      }
+      endpoint.failures = 0;
+      endpoint.restUntil = 0;
+      const { res, text, json } = got;
+      if (res.ok && json) return json as T;
+      throw new LcdError(
+        res.status,
+        typeof json?.code === "number" ? json.code : -1,
+        scrubLcdText(typeof json?.message === "string" ? json.message : text),
+      );
+    }
+  }
+  const what = chain.endpoints.length === 1 ? "xpla node" : "every xpla LCD endpoint";
+  throw new DomainError("unavailable", "CHAIN_UNAVAILABLE", `${what} ${reason}`);
 }
 
 /** An account's number, sequence and public key (null until it has sent a transaction). */
@@ -160,6 +274,7 @@ export async function simulate(chain: XplaChain, txBytes: Uint8Array, action: st
 export interface TxResponse {
   txhash: string;
   code: number;
+  codespace?: string;
   raw_log: string;
   height: string;
   tx?: { body?: { messages?: Record<string, unknown>[] } };
@@ -173,7 +288,32 @@ export async function broadcast(chain: XplaChain, txBytes: Uint8Array): Promise<
   }).catch((err) => {
     throw wrapLcd(err, "broadcast");
   });
-  return json.tx_response;
+  const res = json.tx_response;
+  // The node already holds these exact bytes (an earlier attempt through another endpoint reached
+  // it): the transaction is in the mempool, which is what a sync broadcast answers.
+  if (res.code === TX_IN_MEMPOOL_CACHE && (res.codespace ?? "sdk") === "sdk") {
+    return { ...res, code: 0 };
+  }
+  return res;
+}
+
+/** sdkerrors.ErrTxInMempoolCache: "tx already exists in cache". */
+const TX_IN_MEMPOOL_CACHE = 19;
+
+/** The latest block height (`GET /cosmos/base/tendermint/v1beta1/blocks/latest`). */
+export async function latestHeight(chain: XplaChain): Promise<bigint> {
+  type Header = { header?: { height?: string } };
+  const json = await lcdCall<{ block?: Header; sdk_block?: Header }>(
+    chain,
+    "/cosmos/base/tendermint/v1beta1/blocks/latest",
+  ).catch((err) => {
+    throw wrapLcd(err, "height lookup");
+  });
+  const height = json.sdk_block?.header?.height ?? json.block?.header?.height;
+  if (typeof height !== "string" || !/^\d+$/.test(height)) {
+    throw new DomainError("upstream", "CHAIN_ERROR", "height lookup failed: no block height");
+  }
+  return BigInt(height);
 }
 
 /** Looks a tx up; null while the chain does not know it. */

@@ -195,6 +195,7 @@ function parseDoc(tx: unknown): StdSignDoc {
     /^\d+$/.test(String(d.account_number)) && /^\d+$/.test(String(d.sequence)) &&
     Array.isArray(d.msgs) && d.msgs.length > 0 && d.fee && Array.isArray(d.fee.amount) &&
     /^\d+$/.test(String(d.fee.gas)) &&
+    (d.timeout_height === undefined || /^\d+$/.test(String(d.timeout_height))) &&
     d.msgs.every((m) =>
       m?.type === "wasm/MsgExecuteContract" && typeof m.value?.sender === "string" &&
       typeof m.value?.contract === "string" && m.value.msg && typeof m.value.msg === "object"
@@ -283,7 +284,7 @@ export async function assembleXplaMultisigTx(s: Services, chain: XplaChain, inpu
   const bodyBytes = encodeBody(
     address,
     doc.msgs.map((m) => ({ contract: m.value.contract, msg: m.value.msg })),
-    doc.memo,
+    { memo: doc.memo, timeoutHeight: BigInt(doc.timeout_height ?? 0) },
   );
   const authInfoBytes = multisigAuthInfo({
     wallet,

@@ -78,14 +78,32 @@ export function decodeMultisigAny(any: Any) {
   return { threshold: pk.threshold, keys, address: multisigAddress(pk.threshold, keys) };
 }
 
-/** JSON with object keys sorted at every level and no whitespace (the SDK's MustSortJSON). */
+// Go's json.Marshal writes these as \u escapes (HTML-safe output; U+2028 / U+2029 for JavaScript).
+const GO_ESCAPED = /[&<>\u2028\u2029]/g;
+
+function goEscape(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * JSON with object keys sorted at every level and no whitespace, as the Cosmos SDK's `SortJSON`
+ * writes it (cosmos-sdk types/utils.go: `json.Unmarshal` into `interface{}`, then Go's
+ * `json.Marshal`). Go escapes `&`, `<`, `>`, U+2028 and U+2029 inside strings as `\u0026`,
+ * `\u003c`, `\u003e`, `\u2028`, `\u2029`; JSON.stringify does not, so they are replaced
+ * afterwards (they cannot occur outside strings in JSON text). Other characters are written the
+ * same way by both (control characters as Go 1.22 and later write them).
+ */
 export function sortedJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(",")}]`;
+  return plainSortedJson(value).replace(GO_ESCAPED, goEscape);
+}
+
+function plainSortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(plainSortedJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${sortedJson(v)}`).join(",")}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${plainSortedJson(v)}`).join(",")}}`;
   }
   return JSON.stringify(value);
 }
@@ -107,6 +125,8 @@ export interface StdSignDoc {
     value: { sender: string; contract: string; msg: Record<string, unknown>; funds: AminoCoin[] };
   }[];
   sequence: string;
+  /** Present when the body sets a timeout height (legacytx StdSignDoc, `omitempty`). */
+  timeout_height?: string;
 }
 
 /** The bytes every signer signs in SIGN_MODE_LEGACY_AMINO_JSON. */
@@ -156,7 +176,9 @@ export function stdSignDocOf(d: {
   fee: { amount: AminoCoin[]; gas: bigint | number | string };
   memo: string;
   msgs: { sender: string; contract: string; msg: Record<string, unknown>; funds?: AminoCoin[] }[];
+  timeoutHeight?: bigint | number | string;
 }): StdSignDoc {
+  const timeout = BigInt(d.timeoutHeight ?? 0);
   return {
     account_number: String(d.accountNumber),
     chain_id: d.chainId,
@@ -167,5 +189,6 @@ export function stdSignDocOf(d: {
       value: { sender: m.sender, contract: m.contract, msg: m.msg, funds: m.funds ?? [] },
     })),
     sequence: String(d.sequence),
+    ...(timeout > 0n ? { timeout_height: timeout.toString() } : {}),
   };
 }

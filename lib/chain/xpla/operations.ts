@@ -2,14 +2,25 @@
  * The blockchain API's operations on XPLA, as CosmWasm messages (README "XPLA contracts"):
  * cw721-base + cw2981-royalties NFTs, cw20-base tokens, the NFT lock and the convert pool.
  */
-import { assertMintBatchSize, notLocked, uniqueTokenIds } from "../arg_checks.ts";
+import {
+  assertLockable,
+  assertPoolHolds,
+  convertArgs,
+  type ConvertInput,
+  gatewayUrlOf,
+  lockArgs,
+  type LockInput,
+  mintArgs,
+  notLocked,
+  unlockArgs,
+  type UnlockInput,
+  xplaFormat,
+} from "../arg_checks.ts";
 import { formatUnits } from "viem";
 import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
 import { loadMetadata, storeMetadata, tokenUriFor } from "../metadata.ts";
-import { parseUint256, requireContract, requireNftAndLock } from "../registry.ts";
-import type { LockInput, UnlockInput } from "../lock.ts";
-import type { ConvertInput } from "../convert.ts";
+import { requireContract } from "../registry.ts";
 import type { TxCreation, TxRequest } from "../transactions.ts";
 import type { MintEntry } from "../nft.ts";
 import { queryContract } from "./lcd.ts";
@@ -20,19 +31,6 @@ import { createXplaTransaction, requireXpla } from "./transactions.ts";
 /** Tokens per mint call on xpla (one execute message per token, all in one transaction). */
 export const XPLA_MINT_LIMIT = 200;
 
-const TOKEN_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-function parseTokenId(value: string, field: string): string {
-  if (!TOKEN_ID.test(value)) {
-    throw new DomainError(
-      "invalid",
-      "VALIDATION_FAILED",
-      `${field} must be 1-128 characters of A-Z a-z 0-9 . _ : -`,
-    );
-  }
-  return value;
-}
-
 /** Mints a batch to `to`: one cw721 `mint` per token with its cw2981 royalty, one transaction. */
 export async function mintNftsXpla(s: Services, req: TxRequest, input: {
   contract: string;
@@ -42,15 +40,11 @@ export async function mintNftsXpla(s: Services, req: TxRequest, input: {
   publicBaseUrl: string;
 }): Promise<TxCreation> {
   requireXpla(s);
-  assertMintBatchSize(input.entries.length, XPLA_MINT_LIMIT, "xpla");
-  const nft = await requireContract(s.db, req, {
-    address: input.contract,
-    type: "nft",
-    field: "contract",
+  const { nft, from, to, tokenIds } = await mintArgs(s.db, req, {
+    ...input,
+    format: xplaFormat,
+    limit: XPLA_MINT_LIMIT,
   });
-  const from = parseXplaAddress(input.from, "from");
-  const to = parseXplaAddress(input.to, "to");
-  const tokenIds = uniqueTokenIds(input.entries, parseTokenId);
   const tokens = input.entries.map((e, i) => {
     const tokenId = tokenIds[i];
     // cw2981 keeps a whole percent.
@@ -106,7 +100,7 @@ export async function nftInfoXpla(s: Services, q: {
     type: "nft",
     field: "contract",
   });
-  const tokenId = parseTokenId(q.tokenId, "tokenId");
+  const tokenId = xplaFormat.tokenId(q.tokenId, "tokenId");
   const info = await queryContract<{ token_uri: string | null }>(chain, nft.address, {
     nft_info: { token_id: tokenId },
   });
@@ -116,41 +110,30 @@ export async function nftInfoXpla(s: Services, q: {
     nftContract: nft.address,
     tokenId,
     tokenUri,
-    gatewayUrl: tokenUri.startsWith("ipfs://")
-      ? `https://ipfs.io/ipfs/${tokenUri.slice("ipfs://".length)}`
-      : tokenUri,
+    gatewayUrl: gatewayUrlOf(tokenUri),
     metadata: metadata ?? {},
   };
 }
 
-/** Locks an NFT: its owner sends it to the lock with cw721 `send_nft` and a `lock` hook. */
+/**
+ * Locks an NFT: its owner sends it to the lock with cw721 `send_nft` and a `lock` hook. The owner
+ * is read from the chain first and any other `from` is refused (NOT_NFT_OWNER), for `isSend` false
+ * too (cw721 would also let an approved operator send it).
+ */
 export async function lockNftXpla(
   s: Services,
   req: TxRequest,
   input: LockInput,
 ): Promise<TxCreation> {
   const chain = requireXpla(s);
-  const [nft, lock] = await requireNftAndLock(
-    s.db,
-    req,
-    { address: input.contract, field: "contract" },
-    { address: input.lockContract, field: "lockContract" },
-  );
-  const from = parseXplaAddress(input.from, "from");
-  const tokenId = parseTokenId(input.tokenId, "tokenId");
+  const { nft, lock, from, tokenId } = await lockArgs(s.db, req, {
+    ...input,
+    format: xplaFormat,
+  });
   const { owner } = await queryContract<{ owner: string }>(chain, nft.address, {
     owner_of: { token_id: tokenId },
   });
-  if (owner === lock.address) {
-    throw new DomainError("conflict", "NFT_ALREADY_LOCKED", `token ${tokenId} is already locked`);
-  }
-  if (owner !== from) {
-    throw new DomainError(
-      "forbidden",
-      "NOT_NFT_OWNER",
-      `from ${from} does not own token ${tokenId}`,
-    );
-  }
+  assertLockable(owner, { lock: lock.address, from, tokenId });
   return await createXplaTransaction(s, req, (requestId) => ({
     type: "LOCK",
     action: "lock",
@@ -176,14 +159,10 @@ export async function unlockNftXpla(
   input: UnlockInput,
 ): Promise<TxCreation> {
   const chain = requireXpla(s);
-  const [nft, lock] = await requireNftAndLock(
-    s.db,
-    req,
-    { address: input.nftContract, field: "nftContract" },
-    { address: input.lockContract, field: "contract" },
-  );
-  const from = parseXplaAddress(input.from, "from");
-  const tokenId = parseTokenId(input.tokenId, "tokenId");
+  const { nft, lock, from, tokenId } = await unlockArgs(s.db, req, {
+    ...input,
+    format: xplaFormat,
+  });
   const locked = await queryContract<{ owner: string | null }>(chain, lock.address, {
     locked: { nft_contract: nft.address, token_id: tokenId },
   });
@@ -200,8 +179,6 @@ export async function unlockNftXpla(
   }));
 }
 
-const AMOUNT_RULE = "must be a non-negative integer string (base units)";
-
 interface PoolInfo {
   token_amount: string;
   currency: { goods_code: string; goods_amount: string }[];
@@ -214,27 +191,16 @@ export async function convertXpla(
   input: ConvertInput,
 ): Promise<TxCreation> {
   const chain = requireXpla(s);
-  const pool = await requireContract(s.db, req, {
-    address: input.convertPool,
-    type: "convert-pool",
-    field: "convertPool",
-  });
-  const owner = parseXplaAddress(input.owner, "owner");
-  const tokens = parseUint256(input.gameTokenAmount, "gameTokenAmount", AMOUNT_RULE).toString();
-  const goods = parseUint256(input.gameCurrencyAmount, "gameCurrencyAmount", AMOUNT_RULE)
-    .toString();
+  const args = await convertArgs(s.db, req, { ...input, format: xplaFormat });
+  const { pool, owner } = args;
+  const tokens = args.tokens.toString();
+  const goods = args.currency.toString();
   const config = await queryContract<{ token: string; owner: string }>(chain, pool.address, {
     config: {},
   });
   if (input.direction === "to-token") {
     const info = await queryContract<PoolInfo>(chain, pool.address, { pool_info: {} });
-    if (BigInt(info.token_amount) < BigInt(tokens)) {
-      throw new DomainError(
-        "conflict",
-        "POOL_EXHAUSTED",
-        `convert pool holds ${info.token_amount} tokens, ${tokens} requested`,
-      );
-    }
+    assertPoolHolds(BigInt(info.token_amount), args.tokens);
     return await createXplaTransaction(s, req, (requestId) => ({
       type: "CONVERT_TO_TOKEN",
       action: "convert to token",

@@ -1,7 +1,8 @@
 /**
  * XPLA transaction creation: CosmWasm execute messages simulated for gas, then either signed
- * with the held key (SIGN_MODE_DIRECT) and broadcast under the wallet's Postgres send lock
- * (PENDING), or handed back unsigned (WAITING). Records go to `chain_txs` like Polygon's.
+ * with the held key (SIGN_MODE_DIRECT, with a timeout height XPLA_TIMEOUT_BLOCKS past the latest
+ * block) and broadcast under the wallet's Postgres send lock (PENDING), or handed back unsigned
+ * (WAITING). Records go to `chain_txs` like Polygon's; each broadcast to `chain_tx_attempts`.
  */
 import { hexToBytes, keccak256 } from "viem";
 import { base64 } from "@scure/base";
@@ -15,17 +16,19 @@ import {
   type TxRequest,
   type TxType,
 } from "../transactions.ts";
-import { insertRecord } from "../tx_insert.ts";
+import { insertRecord, insertRecords, txRecordStatement } from "../tx_insert.ts";
 import { txRecordsChanged } from "../tx_list_cache.ts";
 import {
   broadcast,
   getAccount,
+  latestHeight,
   scrubLcdText,
   simulate,
   type XplaAccount,
   type XplaChain,
 } from "./lcd.ts";
 import { xplaToHex } from "./keys.ts";
+import { attemptStatement } from "./attempts.ts";
 import { findXplaMultisig, multisigProbe, multisigSignDoc, type XplaMultisig } from "./multisig.ts";
 import { stdSignBytes } from "./multisig_keys.ts";
 import {
@@ -69,16 +72,18 @@ export interface BuiltTx {
   feeAmount: bigint;
   account: XplaAccount;
   publicKey?: Uint8Array;
+  /** The last block that may include it (0: none). */
+  timeoutHeight: bigint;
 }
 
 /** Simulates the calls for gas and builds body, auth info and sign doc at the account's sequence. */
 export async function buildXplaTx(
   chain: XplaChain,
-  intent: { from: string; calls: ContractCall[]; action: string },
+  intent: { from: string; calls: ContractCall[]; action: string; timeoutHeight?: bigint },
   account: XplaAccount,
   publicKey: Uint8Array | undefined,
 ): Promise<BuiltTx> {
-  const bodyBytes = encodeBody(intent.from, intent.calls);
+  const bodyBytes = encodeBody(intent.from, intent.calls, { timeoutHeight: intent.timeoutHeight });
   const pk = publicKey ? ethPubKeyAny(publicKey) : undefined;
   const probe = encodeTxRaw({
     bodyBytes,
@@ -105,7 +110,16 @@ export async function buildXplaTx(
     chainId: chain.chainId,
     accountNumber: account.accountNumber,
   });
-  return { bodyBytes, authInfoBytes, signDoc, gasLimit, feeAmount, account, publicKey };
+  return {
+    bodyBytes,
+    authInfoBytes,
+    signDoc,
+    gasLimit,
+    feeAmount,
+    account,
+    publicKey,
+    timeoutHeight: intent.timeoutHeight ?? 0n,
+  };
 }
 
 /** The account of a sender, or a clear error when the chain does not know it. */
@@ -170,19 +184,36 @@ export async function createXplaTransaction(
     );
   }
   const now = new Date(s.clock.now());
+  const fields = (status: string, hash: string | null, sequence: bigint) => ({
+    requestId,
+    req,
+    chainId: chain.lockId,
+    type: intent.type,
+    status,
+    from: intent.from,
+    contract: intent.contract,
+    hash,
+    nonce: Number(sequence),
+    now,
+  });
   const record = (status: string, hash: string | null, sequence: bigint) =>
-    insertRecord(s, {
-      requestId,
-      req,
-      chainId: chain.lockId,
-      type: intent.type,
-      status,
-      from: intent.from,
-      contract: intent.contract,
-      hash,
-      nonce: Number(sequence),
-      now,
-    });
+    insertRecord(s, fields(status, hash, sequence));
+  // The PENDING record and its first attempt, written together before the broadcast.
+  const recordSent = (a: { hash: string; sequence: bigint; tx: BuiltTx; txBytes: Uint8Array }) =>
+    insertRecords(s, req.appid, requestId, [
+      txRecordStatement(fields("PENDING", a.hash, a.sequence)),
+      attemptStatement({
+        requestId,
+        seq: 0,
+        kind: "send",
+        txHash: a.hash,
+        nonce: a.sequence,
+        feeAmount: a.tx.feeAmount,
+        timeoutHeight: a.tx.timeoutHeight,
+        rawTx: base64.encode(a.txBytes),
+        sentAt: now,
+      }),
+    ]);
   if (req.isSend) {
     const publicKey = await s.kms.publicKey(req.gameIndex, keyAddress);
     const hash = await withSendLock(
@@ -191,11 +222,17 @@ export async function createXplaTransaction(
       async () => {
         const account = await requireAccount(chain, intent.from);
         let sequence = await nextSequence(s, chain, account);
+        const timeoutHeight = (await latestHeight(chain)) + BigInt(chain.timeoutBlocks);
         // One retry when the chain names another sequence (e.g. a transaction sent elsewhere).
         for (let attempt = 0;; attempt++) {
           let refused: string;
           try {
-            const tx = await buildXplaTx(chain, intent, { ...account, sequence }, publicKey);
+            const tx = await buildXplaTx(
+              chain,
+              { ...intent, timeoutHeight },
+              { ...account, sequence },
+              publicKey,
+            );
             const signature = await s.kms.signDigest(
               req.gameIndex,
               keyAddress,
@@ -203,7 +240,7 @@ export async function createXplaTransaction(
             );
             const txBytes = encodeTxRaw({ ...tx, signatures: [signature] });
             const hash = cosmosTxHash(txBytes);
-            await record("PENDING", hash, sequence);
+            await recordSent({ hash, sequence, tx, txBytes });
             try {
               const res = await broadcast(chain, txBytes);
               if (res.code === 0) return hash;

@@ -49,8 +49,15 @@ export function ethPubKeyAny(key: Uint8Array): Any {
   return Any.fromPartial({ typeUrl: ETH_PUBKEY_TYPE, value: PubKey.encode({ key }).finish() });
 }
 
-/** Encodes a TxBody of execute messages sent by `sender`. */
-export function encodeBody(sender: string, calls: ContractCall[], memo = ""): Uint8Array {
+/**
+ * Encodes a TxBody of execute messages sent by `sender`; a timeout height above 0 is the last
+ * block that may include the transaction.
+ */
+export function encodeBody(
+  sender: string,
+  calls: ContractCall[],
+  options: { memo?: string; timeoutHeight?: bigint } = {},
+): Uint8Array {
   const messages = calls.map((c) =>
     Any.fromPartial({
       typeUrl: EXECUTE_TYPE,
@@ -62,7 +69,13 @@ export function encodeBody(sender: string, calls: ContractCall[], memo = ""): Ui
       }).finish(),
     })
   );
-  return TxBody.encode(TxBody.fromPartial({ messages, memo })).finish();
+  return TxBody.encode(
+    TxBody.fromPartial({
+      messages,
+      memo: options.memo ?? "",
+      timeoutHeight: options.timeoutHeight ?? 0n,
+    }),
+  ).finish();
 }
 
 /** Encodes an AuthInfo with one single-key signer (SIGN_MODE_DIRECT) and its fee. */

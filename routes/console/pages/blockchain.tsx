@@ -3,82 +3,32 @@
 // Rendered once on the server: keys matter only to client-side reconciliation.
 // deno-lint-ignore-file jsx-key
 /**
- * Blockchain: wallets and multi-signature wallets (from the admin API's wallet endpoints where
- * this deployment has them), contracts, and transactions of every app with their states.
+ * Blockchain: wallets and multi-signature wallets, contracts, and transactions of every app with
+ * their states; each list pages on its own.
  */
 import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
-import type { ApiResult, RootApp } from "../api.ts";
+import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Empty, Field, gamePath, Table, when } from "../layout.tsx";
+import { Badge, Empty, Field, gamePath, PagedTable, when } from "../layout.tsx";
 import { gameOf } from "./params.ts";
+import { PAGE_ROWS } from "./games.tsx";
+import { MultisigTable, WalletsTable } from "./wallets.tsx";
 
 const TX_STATUSES = ["PENDING", "WAITING", "SUCCESS", "FAILED"];
 
-/** Shows whatever rows a wallet listing returns, or says where wallets come from. */
-function ListingOf({ label, result, path }: { label: string; result: ApiResult; path: string }) {
-  if (!result.ok) {
-    return (
-      <div class="empty">
-        <strong>{label} come from the admin API</strong>
-        {result.status === 404 && result.code === "NOT_FOUND"
-          ? (
-            <span>
-              This deployment has no <code>GET {path}</code> yet.
-            </span>
-          )
-          : <span>{result.message}</span>}
-      </div>
-    );
-  }
-  // deno-lint-ignore no-explicit-any
-  const rows: Record<string, any>[] = Array.isArray(result.body)
-    ? result.body
-    : result.body?.items ?? result.body?.wallets ?? result.body?.multisig ?? [];
-  // deno-lint-ignore no-explicit-any
-  const shown = (v: any) =>
-    v !== null && v !== undefined && (typeof v !== "object" || Array.isArray(v));
-  const keys = rows.length
-    ? Object.keys(rows[0]).filter((key) => rows.some((r) => shown(r[key]))).slice(0, 9)
-    : [];
-  return (
-    <Table
-      label={label}
-      rows={rows}
-      columns={keys.map((key) => [
-        key,
-        // deno-lint-ignore no-explicit-any
-        (r: Record<string, any>) =>
-          Array.isArray(r[key])
-            ? r[key].join(", ")
-            : typeof r[key] === "object" && r[key] !== null
-            ? JSON.stringify(r[key])
-            : String(r[key] ?? ""),
-      ])}
-      empty={
-        <Empty title={`No ${label.toLowerCase()} yet`} next={`Create them through POST ${path}.`} />
-      }
-    />
-  );
-}
+// A wallet row reads its balances from the chain: its pages are shorter than the others.
+const WALLET_ROWS = 20;
 
-async function chainPage(k: Console, g: number, q: { status?: string; cursor?: string }) {
-  const params = new URLSearchParams({ limit: "25" });
-  if (q.status) params.set("status", q.status);
-  if (q.cursor) params.set("cursor", q.cursor);
+async function chainPage(k: Console, g: number) {
+  const q = { status: k.query.get("status") || undefined };
   const [wallets, multisig, contracts, txs] = await Promise.all([
-    k.api.call("GET", `/admin/v1/wallets?gameIndex=${g}&limit=100`),
-    k.api.call("GET", `/admin/v1/multisig?gameIndex=${g}&limit=100`),
-    k.api.get(`/admin/v1/games/${g}/contracts?limit=200`),
-    k.api.call("GET", `/admin/v1/games/${g}/transactions?${params}`),
+    k.api.call("GET", `/admin/v1/wallets?gameIndex=${g}&${k.listQuery("wallets", WALLET_ROWS)}`),
+    k.api.call("GET", `/admin/v1/multisig?gameIndex=${g}&${k.listQuery("multisig", PAGE_ROWS)}`),
+    k.api.get(`/admin/v1/games/${g}/contracts?${k.listQuery("contracts", PAGE_ROWS)}`),
+    k.api.call("GET", `/admin/v1/games/${g}/transactions?${k.listQuery("cursor", PAGE_ROWS, q)}`),
   ]);
   const base = gamePath(g, "blockchain");
-  const next = txs.ok && txs.body.nextCursor
-    ? `${base}?${new URLSearchParams({
-      ...(q.status ? { status: q.status } : {}),
-      cursor: txs.body.nextCursor,
-    })}`
-    : null;
   return k.page(
     "Blockchain",
     <>
@@ -87,13 +37,16 @@ async function chainPage(k: Console, g: number, q: { status?: string; cursor?: s
         Wallets the service signs with, the game's contracts, and every app's transactions.
       </p>
       <h2>Wallets</h2>
-      <ListingOf label="Wallets" result={wallets} path="/admin/v1/wallets" />
+      <WalletsTable result={wallets} base={base} query={k.query} param="wallets" />
       <h2>Multi-signature wallets</h2>
-      <ListingOf label="Multi-signature wallets" result={multisig} path="/admin/v1/multisig" />
+      <MultisigTable result={multisig} base={base} query={k.query} param="multisig" />
       <h2>Contracts</h2>
-      <Table
+      <PagedTable
         label="Contracts"
-        rows={contracts.items}
+        page={contracts}
+        base={base}
+        query={k.query}
+        param="contracts"
         columns={[
           ["Name", (x) => x.name],
           ["Type", (x) => x.type],
@@ -121,9 +74,12 @@ async function chainPage(k: Console, g: number, q: { status?: string; cursor?: s
       </form>
       {txs.ok
         ? (
-          <Table
+          <PagedTable
             label="Transactions"
-            rows={txs.body.items}
+            page={txs.body}
+            base={base}
+            query={k.query}
+            param="cursor"
             columns={[
               ["Request", (t) => <code>{t.requestId}</code>],
               ["App", (t) => t.appid],
@@ -142,11 +98,6 @@ async function chainPage(k: Console, g: number, q: { status?: string; cursor?: s
           />
         )
         : <div class="flash error" role="alert">{txs.message}</div>}
-      {next && (
-        <p>
-          <a class="button secondary" href={next}>Next page</a>
-        </p>
-      )}
     </>,
     { gameIndex: g, section: "blockchain" },
   );
@@ -154,9 +105,5 @@ async function chainPage(k: Console, g: number, q: { status?: string; cursor?: s
 
 /** Registers the blockchain page. */
 export function registerBlockchainPages(app: Hono<ConsoleEnv>, root: RootApp) {
-  app.get("/console/g/:g/blockchain", (c) =>
-    chainPage(consoleOf(c, root), gameOf(c), {
-      status: c.req.query("status") || undefined,
-      cursor: c.req.query("cursor") || undefined,
-    }));
+  app.get("/console/g/:g/blockchain", (c) => chainPage(consoleOf(c, root), gameOf(c)));
 }

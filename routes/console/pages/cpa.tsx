@@ -7,13 +7,19 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Csrf, Empty, Field, gamePath, Table, when } from "../layout.tsx";
+import { Choice, Csrf, Empty, Field, gamePath, PagedTable, when } from "../layout.tsx";
 import { gameOf } from "./params.ts";
-import { PROMOTION_SUB_REASONS } from "../../../lib/items/record.ts";
+import { PAGE_ROWS } from "./games.tsx";
+import { PROMOTION_SUB_REASON_MEANINGS, PROMOTION_SUB_REASONS } from "../../../lib/items/record.ts";
+
+function subReasonText(code: string): string {
+  const meaning = (PROMOTION_SUB_REASON_MEANINGS as Record<string, string>)[code];
+  return meaning ? `${code} — ${meaning}` : code;
+}
 
 async function cpaPage(k: Console, g: number, error?: string) {
   const [campaigns, apps] = await Promise.all([
-    k.api.get(`/admin/v1/games/${g}/cpa?limit=200`),
+    k.api.get(`/admin/v1/games/${g}/cpa?${k.listQuery("cursor", PAGE_ROWS)}`),
     k.api.get(`/admin/v1/games/${g}/apps?limit=200`),
   ]);
   return k.page(
@@ -23,13 +29,16 @@ async function cpaPage(k: Console, g: number, error?: string) {
       <p class="sub">
         A player who reaches an achievement (POST /api/cpa) receives the campaign's items once.
       </p>
-      <Table
+      <PagedTable
         label="CPA campaigns"
-        rows={campaigns.items}
+        page={campaigns}
+        base={gamePath(g, "cpa")}
+        query={k.query}
+        param="cursor"
         columns={[
           ["App", (x) => <code>{x.appid}</code>],
           ["CPA code", (x) => <code>{x.cpaCode}</code>],
-          ["Sub reason", (x) => x.subReason],
+          ["Sub reason", (x) => subReasonText(x.subReason)],
           [
             "Items",
             (x) =>
@@ -61,18 +70,19 @@ async function cpaPage(k: Console, g: number, error?: string) {
             <form method="post" action={`${gamePath(g, "cpa")}`} class="row">
               <Csrf token={k.csrf} />
               <Field id="cpa-app" label="App">
-                <select id="cpa-app" name="appid">
-                  {apps.items.map((a: { appid: string }) => (
-                    <option value={a.appid}>{a.appid}</option>
-                  ))}
-                </select>
+                <Choice
+                  id="cpa-app"
+                  name="appid"
+                  complete={apps.nextCursor === null}
+                  options={apps.items.map((a: { appid: string }) => [a.appid, a.appid])}
+                />
               </Field>
               <Field id="cpa-code" label="CPA code">
                 <input id="cpa-code" name="cpaCode" required />
               </Field>
               <Field id="cpa-sub" label="Sub reason">
                 <select id="cpa-sub" name="subReason">
-                  {PROMOTION_SUB_REASONS.map((s) => <option value={s}>{s}</option>)}
+                  {PROMOTION_SUB_REASONS.map((s) => <option value={s}>{subReasonText(s)}</option>)}
                 </select>
               </Field>
               <Field id="cpa-asset" label="Item code">

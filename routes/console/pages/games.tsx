@@ -1,12 +1,18 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-/** Games (list, create) and a game's apps (list, register with the secret shown once, rotate). */
+/**
+ * Games (search, list, create with the webhook secret shown once, the switcher's destination) and
+ * a game's apps (list, register with the secret shown once, rotate).
+ */
 import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Csrf, Empty, Field, gamePath, SecretOnce, Table, when } from "../layout.tsx";
+import { Csrf, Empty, Field, gamePath, PagedTable, plural, SecretOnce, when } from "../layout.tsx";
 import { gameOf, seg } from "./params.ts";
+
+/** Rows per page of the console's main lists. */
+export const PAGE_ROWS = 50;
 
 type Game = {
   gameIndex: number;
@@ -18,28 +24,55 @@ type Game = {
 type App = { appid: string; clientId: string; createdAt: string };
 
 async function gamesPage(k: Console, error?: string) {
-  const games = await k.api.get<{ items: Game[] }>("/admin/v1/games?limit=200");
+  const name = k.query.get("name")?.trim() || undefined;
+  const games = await k.api.get<{ items: Game[]; nextCursor: string | null }>(
+    `/admin/v1/games?${k.listQuery("cursor", PAGE_ROWS, { name })}`,
+  );
   return k.page(
     "Games",
     <>
       <h1>Games</h1>
       <p class="sub">Every app, key, endpoint and campaign belongs to a game.</p>
-      <Table
+      <form method="get" action="/console/games" class="row mb" role="search">
+        <Field id="games-search" label="Find a game">
+          <input
+            id="games-search"
+            name="name"
+            type="search"
+            value={name ?? ""}
+            maxlength={200}
+            placeholder="part of its name"
+          />
+        </Field>
+        <button type="submit" class="secondary">Search</button>
+        {name && <a href="/console/games">Show all</a>}
+      </form>
+      <PagedTable
         label="Games"
-        rows={games.items}
+        page={games}
+        base="/console/games"
+        query={k.query}
+        param="cursor"
         columns={[
           ["Game", (g) => <a href={gamePath(g.gameIndex)}>{g.name}</a>],
           ["Index", (g) => <code>{g.gameIndex}</code>],
-          ["Apps", (g) => g.apps],
-          ["Active API keys", (g) => g.activeApiKeys],
+          ["Apps", (g) => plural(g.apps, "app")],
+          ["Active API keys", (g) => plural(g.activeApiKeys, "key")],
           ["Created", (g) => when(g.createdAt)],
         ]}
-        empty={
-          <Empty
-            title="No games yet"
-            next="Register your first game below; then add its apps and keys."
-          />
-        }
+        empty={name
+          ? (
+            <Empty
+              title={`No game's name contains “${name}”`}
+              next="Search for another part of the name."
+            />
+          )
+          : (
+            <Empty
+              title="No games yet"
+              next="Register your first game below; then add its apps and keys."
+            />
+          )}
       />
       <h2>Register a game</h2>
       <div class="panel">
@@ -59,12 +92,31 @@ async function gamesPage(k: Console, error?: string) {
 async function appsPage(
   k: Console,
   g: number,
-  extra: { secret?: App & { clientSecret: string }; error?: string; rotated?: boolean } = {},
+  extra: {
+    secret?: App & { clientSecret: string };
+    error?: string;
+    rotated?: boolean;
+    created?: { name: string; webhookSecret: string };
+  } = {},
 ) {
-  const apps = await k.api.get<{ items: App[] }>(`/admin/v1/games/${g}/apps?limit=200`);
+  const apps = await k.api.get<{ items: App[]; nextCursor: string | null }>(
+    `/admin/v1/games/${g}/apps?${k.listQuery("cursor", PAGE_ROWS)}`,
+  );
   return k.page(
     "Apps",
     <>
+      {extra.created && (
+        <>
+          <div class="flash ok" role="status">
+            Game {extra.created.name} registered (#{g}). Add its first app below.
+          </div>
+          <SecretOnce
+            title="Webhook signing secret"
+            values={[["Signing secret", extra.created.webhookSecret]]}
+            note="Your servers verify the game's transaction callbacks, OTP callbacks and push webhooks with it (Standard Webhooks). Copy it now: it is shown only this once; the Webhooks page can reveal it again or rotate it."
+          />
+        </>
+      )}
       <h1>Apps</h1>
       <p class="sub">
         Each app signs in to the blockchain API with its client id and secret (POST /v2/auth-token).
@@ -83,9 +135,12 @@ async function appsPage(
             : undefined}
         />
       )}
-      <Table
+      <PagedTable
         label="Apps"
-        rows={apps.items}
+        page={apps}
+        base={gamePath(g, "apps")}
+        query={k.query}
+        param="cursor"
         columns={[
           ["App id", (a) => <code>{a.appid}</code>],
           ["Client id", (a) => <code>{a.clientId}</code>],
@@ -94,7 +149,7 @@ async function appsPage(
             <form
               method="post"
               action={`/console/g/${g}/apps/${seg(a.appid)}/rotate`}
-              data-confirm={`Issue a new secret for ${a.appid}? The current one stops working at once.`}
+              data-confirm={`Issue a new client secret for ${a.appid}? The current secret stops working at once: the app's servers cannot get access tokens until they use the new one.`}
             >
               <Csrf token={k.csrf} />
               <button type="submit" class="secondary small">Rotate secret</button>
@@ -127,23 +182,43 @@ async function appsPage(
   );
 }
 
+/**
+ * Where the switcher goes: "#12", "12" or a suggestion ("#12 Name") opens that game; a name opens
+ * the only game containing it, else the games list searched for it.
+ */
+async function switchTarget(k: Console, text: string): Promise<string> {
+  const q = text.trim().slice(0, 200);
+  if (!q) return "/console/games";
+  const index = /^#?(\d{1,10})(?:\s|$)/.exec(q);
+  if (index) {
+    const found = await k.api.call("GET", `/admin/v1/games/${index[1]}`);
+    if (found.ok) return gamePath(found.body.gameIndex);
+  }
+  const name = new URLSearchParams({ name: q });
+  const matches = await k.api.call("GET", `/admin/v1/games?limit=2&${name}`);
+  if (matches.ok && matches.body.items.length === 1) {
+    return gamePath(matches.body.items[0].gameIndex);
+  }
+  return `/console/games?${name}`;
+}
+
 /** Registers the game and app pages. */
 export function registerGamePages(app: Hono<ConsoleEnv>, root: RootApp) {
   app.get("/console", (c) => gamesPage(consoleOf(c, root)));
   app.get("/console/games", (c) => gamesPage(consoleOf(c, root)));
-  app.get("/console/go", (c) => {
-    const g = c.req.query("game") ?? "";
-    return c.redirect(/^\d{1,10}$/.test(g) ? gamePath(Number(g)) : "/console/games", 303);
+  app.get("/console/go", async (c) => {
+    const k = consoleOf(c, root);
+    return c.redirect(await switchTarget(k, c.req.query("q") ?? c.req.query("game") ?? ""), 303);
   });
   app.post("/console/games", async (c) => {
     const k = consoleOf(c, root);
     const r = await k.api.call("POST", "/admin/v1/games", { name: k.form.name ?? "" });
     if (!r.ok) return gamesPage(k, r.message);
     k.log("created game", { gameIndex: r.body.gameIndex });
-    return k.redirect(
-      gamePath(r.body.gameIndex, "apps"),
-      `Game ${r.body.name} registered (#${r.body.gameIndex}). Add its first app.`,
-    );
+    // The webhook secret exists only in this answer: the page is rendered here, not redirected to.
+    return appsPage(k, r.body.gameIndex, {
+      created: { name: r.body.name, webhookSecret: r.body.webhookSecret },
+    });
   });
   app.get("/console/g/:g/apps", (c) => appsPage(consoleOf(c, root), gameOf(c)));
   app.post("/console/g/:g/apps", async (c) => {

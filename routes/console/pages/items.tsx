@@ -1,7 +1,5 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource hono/jsx */
-// Rendered once on the server: keys matter only to client-side reconciliation.
-// deno-lint-ignore-file jsx-key
 /**
  * Items: the game server's endpoint (HTTP URL or TCP host:port, vendor word), its health and
  * history, sending items to a player, and the delivery log with "retry now".
@@ -10,9 +8,10 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Csrf, Empty, Field, gamePath, Table, when } from "../layout.tsx";
+import { Badge, Csrf, Empty, Field, gamePath, PagedTable, when } from "../layout.tsx";
 import { gameOf, seg } from "./params.ts";
-import { ITEM_REASONS } from "../../../lib/items/record.ts";
+import { PAGE_ROWS } from "./games.tsx";
+import { ITEM_REASON_MEANINGS, ITEM_REASONS } from "../../../lib/items/record.ts";
 import { ITEM_REQUEST_STATUSES } from "../../../lib/items/register.ts";
 
 function healthOf(endpoint: { health: { healthy: boolean | null } } | null): string {
@@ -21,29 +20,19 @@ function healthOf(endpoint: { health: { healthy: boolean | null } } | null): str
   return h === null ? "unknown" : h ? "healthy" : "unhealthy";
 }
 
-async function itemsPage(
-  k: Console,
-  g: number,
-  q: { status?: string; transactionId?: string; cursor?: string },
-  error?: string,
-) {
-  const params = new URLSearchParams({ limit: "25" });
-  if (q.status) params.set("status", q.status);
-  if (q.transactionId) params.set("transactionId", q.transactionId);
-  if (q.cursor) params.set("cursor", q.cursor);
+async function itemsPage(k: Console, g: number, error?: string) {
+  const q = {
+    status: k.query.get("status") || undefined,
+    transactionId: k.query.get("transactionId")?.trim() || undefined,
+  };
   const [endpointRes, probes, log] = await Promise.all([
     k.api.call("GET", `/admin/v1/games/${g}/item-endpoint`),
-    k.api.get(`/admin/v1/games/${g}/item-endpoint/probes?limit=10`),
-    k.api.call("GET", `/admin/v1/games/${g}/item-requests?${params}`),
+    k.api.get(`/admin/v1/games/${g}/item-endpoint/probes?${k.listQuery("probes", 10)}`),
+    k.api.call("GET", `/admin/v1/games/${g}/item-requests?${k.listQuery("cursor", PAGE_ROWS, q)}`),
   ]);
   const endpoint = endpointRes.ok ? endpointRes.body : null;
-  const logError = log.ok ? undefined : log.message;
+  const tcp = endpoint?.transport === "tcp";
   const base = gamePath(g, "items");
-  const next = log.ok && log.body.nextCursor
-    ? `${base}?${new URLSearchParams(
-      { ...q, cursor: log.body.nextCursor } as Record<string, string>,
-    )}`
-    : null;
   return k.page(
     "Items",
     <>
@@ -83,36 +72,46 @@ async function itemsPage(
             <button type="submit" class="secondary">Probe now</button>
           </form>
         )}
-        <form method="post" action={`${base}/endpoint`} class="stack mt">
+        <form
+          method="post"
+          action={`${base}/endpoint`}
+          class="stack mt"
+          data-transport-form
+          data-confirm={endpoint
+            ? "Replace the game server endpoint? Every delivery from now on, retries of waiting requests included, goes to the new address with the new vendor word."
+            : undefined}
+        >
           <Csrf token={k.csrf} />
           <Field id="ep-transport" label="Transport">
             <select id="ep-transport" name="transport">
-              <option value="http" selected={endpoint?.transport !== "tcp"}>
-                HTTP (POST to a URL)
-              </option>
-              <option value="tcp" selected={endpoint?.transport === "tcp"}>TCP socket</option>
+              <option value="http" selected={!tcp}>HTTP (POST to a URL)</option>
+              <option value="tcp" selected={tcp}>TCP socket</option>
             </select>
           </Field>
-          <Field id="ep-url" label="URL (HTTP)" hint="e.g. https://game.example.com/items">
-            <input
-              id="ep-url"
-              name="url"
-              type="url"
-              value={endpoint?.url ?? ""}
-              aria-describedby="ep-url-hint"
-            />
-          </Field>
-          <div class="actions">
-            <Field id="ep-host" label="Host (TCP)">
-              <input id="ep-host" name="host" value={endpoint?.host ?? ""} />
+          {/* Only the chosen transport's fields show (stylesheet, and the script without :has). */}
+          <div data-transport="http">
+            <Field id="ep-url" label="URL" hint="e.g. https://game.example.com/items">
+              <input
+                id="ep-url"
+                name="url"
+                type="url"
+                value={tcp ? "" : endpoint?.url ?? ""}
+                aria-describedby="ep-url-hint"
+              />
             </Field>
-            <Field id="ep-port" label="Port (TCP)">
+          </div>
+          <div class="actions" data-transport="tcp">
+            <Field id="ep-host" label="Host">
+              <input id="ep-host" name="host" value={tcp ? endpoint?.host ?? "" : ""} />
+            </Field>
+            <Field id="ep-port" label="Port" hint="e.g. 20080">
               <input
                 id="ep-port"
                 name="port"
                 inputmode="numeric"
-                value={String(endpoint?.port ?? 20080)}
+                value={tcp ? String(endpoint?.port ?? "") : ""}
                 size={6}
+                aria-describedby="ep-port-hint"
               />
             </Field>
           </div>
@@ -134,9 +133,12 @@ async function itemsPage(
         </form>
       </div>
       <h2>Health history</h2>
-      <Table
+      <PagedTable
         label="Health history"
-        rows={probes.items}
+        page={probes}
+        base={base}
+        query={k.query}
+        param="probes"
         columns={[
           ["Probed", (p) => when(p.probedAt)],
           ["Result", (p) => <Badge value={p.healthy ? "healthy" : "unhealthy"} />],
@@ -170,7 +172,9 @@ async function itemsPage(
           </Field>
           <Field id="s-reason" label="Reason">
             <select id="s-reason" name="reason">
-              {ITEM_REASONS.map((r) => <option value={r} selected={r === "etc"}>{r}</option>)}
+              {ITEM_REASONS.map((r) => (
+                <option value={r} selected={r === "etc"}>{r} — {ITEM_REASON_MEANINGS[r]}</option>
+              ))}
             </select>
           </Field>
           <button type="submit">Send</button>
@@ -191,10 +195,13 @@ async function itemsPage(
         </Field>
         <button type="submit" class="secondary">Filter</button>
       </form>
-      {logError ? <div class="flash error" role="alert">{logError}</div> : (
-        <Table
+      {!log.ok ? <div class="flash error" role="alert">{log.message}</div> : (
+        <PagedTable
           label="Delivery log"
-          rows={log.ok ? log.body.items : []}
+          page={log.body}
+          base={base}
+          query={k.query}
+          param="cursor"
           columns={[
             ["Transaction", (d) => <code>{d.transactionId}</code>],
             ["Player", (d) => `${d.record.idCategory ?? ""}:${d.record.id ?? ""}`],
@@ -224,27 +231,14 @@ async function itemsPage(
           }
         />
       )}
-      {next && (
-        <p>
-          <a class="button secondary" href={next}>Next page</a>
-        </p>
-      )}
     </>,
     { gameIndex: g, section: "items", error, status: error ? 400 : 200 },
   );
 }
 
-function filters(c: { req: { query(name: string): string | undefined } }) {
-  return {
-    status: c.req.query("status") || undefined,
-    transactionId: c.req.query("transactionId") || undefined,
-    cursor: c.req.query("cursor") || undefined,
-  };
-}
-
 /** Registers the item pages. */
 export function registerItemPages(app: Hono<ConsoleEnv>, root: RootApp) {
-  app.get("/console/g/:g/items", (c) => itemsPage(consoleOf(c, root), gameOf(c), filters(c)));
+  app.get("/console/g/:g/items", (c) => itemsPage(consoleOf(c, root), gameOf(c)));
   app.post("/console/g/:g/items/endpoint", async (c) => {
     const k = consoleOf(c, root);
     const g = gameOf(c);
@@ -258,7 +252,7 @@ export function registerItemPages(app: Hono<ConsoleEnv>, root: RootApp) {
       }
       : { transport: "http", url: f.url ?? "", vendorWord: f.vendorWord ?? "" };
     const r = await k.api.call("PUT", `/admin/v1/games/${g}/item-endpoint`, body);
-    if (!r.ok) return itemsPage(k, g, {}, r.message);
+    if (!r.ok) return itemsPage(k, g, r.message);
     k.log("registered item endpoint", { gameIndex: g, transport: body.transport });
     // Probe at once so the page shows whether the game server answers.
     const probe = await k.api.call("POST", `/admin/v1/games/${g}/item-endpoint/probe`);
@@ -271,7 +265,7 @@ export function registerItemPages(app: Hono<ConsoleEnv>, root: RootApp) {
     const k = consoleOf(c, root);
     const g = gameOf(c);
     const r = await k.api.call("POST", `/admin/v1/games/${g}/item-endpoint/probe`);
-    if (!r.ok) return itemsPage(k, g, {}, r.message);
+    if (!r.ok) return itemsPage(k, g, r.message);
     k.log("probed item endpoint", { gameIndex: g, healthy: r.body.healthy });
     return k.redirect(
       gamePath(g, "items"),
@@ -293,7 +287,7 @@ export function registerItemPages(app: Hono<ConsoleEnv>, root: RootApp) {
       reason: f.reason ?? "",
       detail: [{ action: "send", assetCode: f.assetCode ?? "", amount }],
     });
-    if (!r.ok) return itemsPage(k, g, {}, r.message);
+    if (!r.ok) return itemsPage(k, g, r.message);
     k.log("sent items", { gameIndex: g, transactionId: r.body.transactionId });
     return k.redirect(
       gamePath(g, "items"),
@@ -305,7 +299,7 @@ export function registerItemPages(app: Hono<ConsoleEnv>, root: RootApp) {
     const g = gameOf(c);
     const tx = c.req.param("tx");
     const r = await k.api.call("POST", `/admin/v1/games/${g}/item-requests/${seg(tx)}/retry`);
-    if (!r.ok) return itemsPage(k, g, {}, r.message);
+    if (!r.ok) return itemsPage(k, g, r.message);
     k.log("retried item request", { gameIndex: g, transactionId: tx });
     return k.redirect(gamePath(g, "items"), `Request ${tx} is due again; delivery has started.`);
   });

@@ -5,8 +5,19 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Csrf, Empty, Field, SecretOnce, Table, when } from "../layout.tsx";
+import {
+  Badge,
+  Choice,
+  Csrf,
+  Empty,
+  Field,
+  gamePath,
+  PagedTable,
+  SecretOnce,
+  when,
+} from "../layout.tsx";
 import { gameOf, seg } from "./params.ts";
+import { PAGE_ROWS } from "./games.tsx";
 import { API_SCOPES } from "../../../lib/auth/api_keys.ts";
 
 interface Extra {
@@ -16,10 +27,11 @@ interface Extra {
 
 async function keysPage(k: Console, g: number, extra: Extra = {}) {
   const [keys, chat, projects] = await Promise.all([
-    k.api.get(`/admin/v1/games/${g}/api-keys?limit=200`),
-    k.api.get(`/admin/v1/games/${g}/chat-keys?limit=200`),
+    k.api.get(`/admin/v1/games/${g}/api-keys?${k.listQuery("keys", PAGE_ROWS)}`),
+    k.api.get(`/admin/v1/games/${g}/chat-keys?${k.listQuery("chat", PAGE_ROWS)}`),
     k.api.get(`/admin/v1/games/${g}/tads/projects?limit=200`),
   ]);
+  const base = gamePath(g, "keys");
   return k.page(
     "Keys",
     <>
@@ -29,10 +41,14 @@ async function keysPage(k: Console, g: number, extra: Extra = {}) {
       </p>
       {extra.secret && <SecretOnce {...extra.secret} />}
       <h2>API keys</h2>
-      <Table
+      <PagedTable
         label="API keys"
-        rows={keys.items}
+        page={keys}
+        base={base}
+        query={k.query}
+        param="keys"
         columns={[
+          ["Name", (x) => x.name ?? <span class="muted">unnamed</span>],
           ["Key id", (x) => <code>{x.keyId}</code>],
           ["Scopes", (x) => x.scopes.join(", ")],
           ["Created", (x) => when(x.createdAt)],
@@ -43,7 +59,11 @@ async function keysPage(k: Console, g: number, extra: Extra = {}) {
               <form
                 method="post"
                 action={`/console/g/${g}/keys/${seg(x.keyId)}/revoke`}
-                data-confirm={`Revoke ${x.keyId}? Calls with it fail at once.`}
+                data-confirm={`Revoke ${
+                  x.name ? `“${x.name}” (${x.keyId})` : x.keyId
+                }? Every call made with it (${
+                  x.scopes.join(", ")
+                }) is refused from now on, and a revoked key cannot be restored.`}
               >
                 <Csrf token={k.csrf} />
                 <button type="submit" class="danger small">Revoke</button>
@@ -60,6 +80,13 @@ async function keysPage(k: Console, g: number, extra: Extra = {}) {
       <div class="panel">
         <form method="post" action={`/console/g/${g}/keys`} class="row">
           <Csrf token={k.csrf} />
+          <Field
+            id="key-name"
+            label="Name (optional)"
+            hint="What the key is for, e.g. game server eu-1"
+          >
+            <input id="key-name" name="name" maxlength={100} aria-describedby="key-name-hint" />
+          </Field>
           <fieldset class="field">
             <legend>Scopes</legend>
             {API_SCOPES.map((s) => (
@@ -72,9 +99,12 @@ async function keysPage(k: Console, g: number, extra: Extra = {}) {
         </form>
       </div>
       <h2>Chat game keys</h2>
-      <Table
+      <PagedTable
         label="Chat game keys"
-        rows={chat.items}
+        page={chat}
+        base={base}
+        query={k.query}
+        param="chat"
         columns={[
           ["Game key", (x) => <code>{x.gameKey}</code>],
           [
@@ -86,7 +116,7 @@ async function keysPage(k: Console, g: number, extra: Extra = {}) {
             <form
               method="post"
               action={`/console/g/${g}/chat-keys/${seg(x.gameKey)}/rotate`}
-              data-confirm={`Issue a new secret for ${x.gameKey}? The current one stops working at once.`}
+              data-confirm={`Issue a new secret for ${x.gameKey}? The current one stops working at once: chat logs encrypted with it are refused until the game servers use the new one.`}
             >
               <Csrf token={k.csrf} />
               <button type="submit" class="secondary small">Rotate secret</button>
@@ -104,12 +134,16 @@ async function keysPage(k: Console, g: number, extra: Extra = {}) {
         <form method="post" action={`/console/g/${g}/chat-keys`} class="row">
           <Csrf token={k.csrf} />
           <Field id="chat-project" label="Word lists from project">
-            <select id="chat-project" name="projectKey">
-              <option value="">none (no forbidden-word detection)</option>
-              {projects.items.map((p: { projectKey: string; name: string }) => (
-                <option value={p.projectKey}>{p.name} ({p.projectKey})</option>
-              ))}
-            </select>
+            <Choice
+              id="chat-project"
+              name="projectKey"
+              empty="none (no forbidden-word detection)"
+              complete={projects.nextCursor === null}
+              options={projects.items.map((p: { projectKey: string; name: string }) => [
+                p.projectKey,
+                `${p.name} (${p.projectKey})`,
+              ])}
+            />
           </Field>
           <button type="submit">Issue chat game key</button>
         </form>
@@ -126,12 +160,13 @@ export function registerKeyPages(app: Hono<ConsoleEnv>, root: RootApp) {
     const k = consoleOf(c, root);
     const g = gameOf(c);
     const scopes = API_SCOPES.filter((s) => k.form[`scope_${s}`] === "1");
-    const r = await k.api.call("POST", `/admin/v1/games/${g}/api-keys`, { scopes });
+    const name = k.form.name?.trim() || undefined;
+    const r = await k.api.call("POST", `/admin/v1/games/${g}/api-keys`, { scopes, name });
     if (!r.ok) return keysPage(k, g, { error: r.message });
     k.log("issued API key", { gameIndex: g, keyId: r.body.keyId, scopes });
     return keysPage(k, g, {
       secret: {
-        title: `API key ${r.body.keyId} issued (${scopes.join(", ")})`,
+        title: `API key ${name ? `“${name}” ` : ""}${r.body.keyId} issued (${scopes.join(", ")})`,
         values: [["API key", r.body.apiKey]],
       },
     });

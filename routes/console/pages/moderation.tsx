@@ -9,17 +9,67 @@ import type { Child } from "hono/jsx";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Csrf, Empty, Field, gamePath, SecretOnce, Table, when } from "../layout.tsx";
+import {
+  Badge,
+  Csrf,
+  Empty,
+  Field,
+  gamePath,
+  PagedTable,
+  plural,
+  SecretOnce,
+  when,
+} from "../layout.tsx";
 import { gameOf, lines, seg } from "./params.ts";
+import { PAGE_ROWS } from "./games.tsx";
 
 type Span = { start: number; end: number; text: string };
 type TestResult = {
   forbidden: boolean;
   words: string[];
+  labels?: { word: string; category: string; severity: number }[];
   masked: string;
   matches: Span[];
   spam: string | null;
 };
+
+/** The lowest severity that counts and the intensifier choice (create and edit forms). */
+function SeverityFields(
+  { id, minSeverity = 1, countIntensifiers = false }: {
+    id: string;
+    minSeverity?: number;
+    countIntensifiers?: boolean;
+  },
+) {
+  return (
+    <div class="actions">
+      <Field
+        id={`${id}-severity`}
+        label="Lowest severity that counts"
+        hint="Matches below it are neither flagged nor masked."
+      >
+        <select id={`${id}-severity`} name="minSeverity" aria-describedby={`${id}-severity-hint`}>
+          {[[1, "1 mild (every match)"], [2, "2 moderate"], [3, "3 strong"], [4, "4 severe"]].map((
+            [v, label],
+          ) => <option key={v} value={String(v)} selected={v === minSeverity}>{label}</option>)}
+        </select>
+      </Field>
+      <label>
+        <input type="checkbox" name="countIntensifiers" value="1" checked={countIntensifiers} />
+        {" "}
+        Count intensifiers (존나 좋아, fucking great)
+      </label>
+    </div>
+  );
+}
+
+/** The severity settings of a submitted form, as the admin API takes them. */
+function severityOf(form: Record<string, string | undefined>) {
+  return {
+    minSeverity: Number(form.minSeverity ?? "1"),
+    countIntensifiers: form.countIntensifiers === "1",
+  };
+}
 
 /** The tested text with each match marked. */
 function Highlighted({ text, matches }: { text: string; matches: Span[] }) {
@@ -40,8 +90,11 @@ function TestOutcome({ text, result }: { text: string; result: TestResult }) {
   return (
     <div data-test-result>
       <p>
-        <Badge value={result.forbidden ? "forbidden" : "clean"} />{" "}
-        {result.forbidden ? `Matched: ${result.words.join(", ")}` : "No forbidden word matched."}
+        <Badge value={result.forbidden ? "forbidden" : "clean"} /> {result.forbidden
+          ? `Matched: ${
+            (result.labels ?? []).map((l) => `${l.word} (${l.category} ${l.severity})`).join(", ")
+          }`
+          : "No forbidden word matched."}
         {result.spam && (
           <>
             · spam rule: <strong>{result.spam}</strong>
@@ -68,9 +121,10 @@ async function listPage(
   extra: { secret?: [string, string][]; error?: string } = {},
 ) {
   const [projects, flagged] = await Promise.all([
-    k.api.get(`/admin/v1/games/${g}/tads/projects?limit=200`),
-    k.api.get(`/admin/v1/games/${g}/chat-logs?flagged=true&limit=20`),
+    k.api.get(`/admin/v1/games/${g}/tads/projects?${k.listQuery("cursor", PAGE_ROWS)}`),
+    k.api.get(`/admin/v1/games/${g}/chat-logs?${k.listQuery("chat", 20, { flagged: "true" })}`),
   ]);
+  const base = gamePath(g, "moderation");
   return k.page(
     "Moderation",
     <>
@@ -80,9 +134,12 @@ async function listPage(
       </p>
       {extra.secret && <SecretOnce title="Project created" values={extra.secret} />}
       <h2>Text-detection projects</h2>
-      <Table
+      <PagedTable
         label="Projects"
-        rows={projects.items}
+        page={projects}
+        base={base}
+        query={k.query}
+        param="cursor"
         columns={[
           [
             "Project",
@@ -91,7 +148,12 @@ async function listPage(
           ["Key", (p) => <code>{p.projectKey}</code>],
           ["Words", (p) => `${p.forbiddenWords} forbidden, ${p.allowWords} allowed`],
           ["Version", (p) => p.version],
-          ["Changed", (p) => `${when(p.updatedAt)}${p.updatedBy ? ` by ${p.updatedBy}` : ""}`],
+          ["Changed", (p) => (
+            <>
+              {when(p.updatedAt)}
+              {p.updatedBy ? ` by ${p.updatedBy}` : ""}
+            </>
+          )],
         ]}
         empty={<Empty title="No projects yet" next="Create one below with the words to detect." />}
       />
@@ -112,6 +174,7 @@ async function listPage(
           >
             <textarea id="p-allow" name="allowWords" aria-describedby="p-allow-hint"></textarea>
           </Field>
+          <SeverityFields id="p" />
           <div class="actions">
             <label>
               <input type="checkbox" name="masking" value="1" checked /> Mask matches
@@ -124,9 +187,12 @@ async function listPage(
         </form>
       </div>
       <h2>Recent flagged chat logs</h2>
-      <Table
+      <PagedTable
         label="Flagged chat logs"
-        rows={flagged.items}
+        page={flagged}
+        base={base}
+        query={k.query}
+        param="chat"
         columns={[
           ["Received", (m) => when(m.receivedAt)],
           ["User", (m) => <code>{m.channelUserId}</code>],
@@ -171,7 +237,8 @@ async function projectPage(
         {p.masking.enabled ? `on (${p.masking.char})` : "off"} · built-in lexicons{" "}
         {p.builtinLexicon
           ? (p.builtinLanguages ? p.builtinLanguages.join(", ") : "all languages")
-          : "off"}
+          : "off"} · counts severity {p.minSeverity} and up, intensifiers{" "}
+        {p.countIntensifiers ? "counted" : "not counted"}
       </p>
       {extra.secret && (
         <SecretOnce
@@ -228,6 +295,11 @@ async function projectPage(
               </textarea>
             </Field>
           </div>
+          <SeverityFields
+            id="w"
+            minSeverity={p.minSeverity}
+            countIntensifiers={p.countIntensifiers}
+          />
           <button type="submit">Save word lists</button>
         </form>
       </div>
@@ -235,7 +307,7 @@ async function projectPage(
       <form
         method="post"
         action={`${base}/rotate`}
-        data-confirm="Issue a new project secret? The current one stops working at once."
+        data-confirm="Issue a new project secret? The current one stops working at once: text detection calls made with it are refused until the callers use the new one."
       >
         <Csrf token={k.csrf} />
         <button type="submit" class="secondary">Rotate project secret</button>
@@ -256,6 +328,7 @@ export function registerModerationPages(app: Hono<ConsoleEnv>, root: RootApp) {
       gameIndex: g,
       forbiddenWords: lines(k.form.forbiddenWords),
       allowWords: lines(k.form.allowWords),
+      ...severityOf(k.form),
       masking: { enabled: k.form.masking === "1", char: k.form.maskChar || "*" },
     });
     if (!r.ok) return listPage(k, g, { error: r.message });
@@ -275,13 +348,16 @@ export function registerModerationPages(app: Hono<ConsoleEnv>, root: RootApp) {
     const body = {
       forbiddenWords: lines(k.form.forbiddenWords),
       allowWords: lines(k.form.allowWords),
+      ...severityOf(k.form),
     };
     const r = await k.api.call("PUT", `/admin/v1/games/${g}/tads/projects/${seg(key)}/words`, body);
     if (!r.ok) return projectPage(k, g, key, { error: r.message });
     k.log("updated word lists", { gameIndex: g, projectKey: key, version: r.body.version });
     return k.redirect(
       `${gamePath(g, "moderation")}/${seg(key)}`,
-      `Saved: version ${r.body.version}, ${r.body.forbiddenWords} forbidden and ${r.body.allowWords} allowed words.`,
+      `Saved: version ${r.body.version}, ${r.body.forbiddenWords} forbidden and ${
+        plural(r.body.allowWords, "allowed word")
+      }.`,
     );
   });
   app.post("/console/g/:g/moderation/:p/test", async (c) => {

@@ -5,12 +5,13 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Csrf, Empty, Field, gamePath, Table, when } from "../layout.tsx";
+import { Csrf, Empty, Field, gamePath, PagedTable, Table, when } from "../layout.tsx";
 import { gameOf } from "./params.ts";
+import { PAGE_ROWS } from "./games.tsx";
 
 async function otpPage(k: Console, g: number, error?: string) {
   const [topics, outbox] = await Promise.all([
-    k.api.get(`/admin/v1/games/${g}/otp-topics?limit=200`),
+    k.api.get(`/admin/v1/games/${g}/otp-topics?${k.listQuery("cursor", PAGE_ROWS)}`),
     k.api.get("/admin/v1/otp/outbox"),
   ]);
   return k.page(
@@ -18,9 +19,12 @@ async function otpPage(k: Console, g: number, error?: string) {
     <>
       <h1>One-time passwords</h1>
       <p class="sub">A topic names the sending settings a request selects with its Topic header.</p>
-      <Table
+      <PagedTable
         label="OTP topics"
-        rows={topics.items}
+        page={topics}
+        base={gamePath(g, "otp")}
+        query={k.query}
+        param="cursor"
         columns={[
           ["Topic", (t) => <code>{t.topic}</code>],
           ["Service name", (t) => t.serviceName],

@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { consoleOf } from "../render.tsx";
-import { Badge, Empty, gamePath, Table, when, whenUnix } from "../layout.tsx";
+import { Badge, Empty, gamePath, noun, Table, when, whenUnix } from "../layout.tsx";
 import { gameOf } from "./params.ts";
 
 /** Registers GET /console/g/:g. */
@@ -43,11 +43,11 @@ export function registerOverview(app: Hono<ConsoleEnv>, root: RootApp) {
         <div class="cards">
           <a class="card" href={gamePath(g, "apps")}>
             <div class="n">{game.apps}</div>
-            <div class="l">apps</div>
+            <div class="l">{noun(game.apps, "app")}</div>
           </a>
           <a class="card" href={gamePath(g, "keys")}>
             <div class="n">{game.activeApiKeys}</div>
-            <div class="l">active API keys</div>
+            <div class="l">active {noun(game.activeApiKeys, "API key")}</div>
           </a>
           <a class="card" href={gamePath(g, "items")}>
             <div class="n">
@@ -57,11 +57,16 @@ export function registerOverview(app: Hono<ConsoleEnv>, root: RootApp) {
           </a>
           <a class="card" href={`${gamePath(g, "items")}?status=FAILED`}>
             <div class="n">{game.deliveries.FAILED}</div>
-            <div class="l">failed deliveries ({game.deliveries.DELIVERED} delivered)</div>
+            <div class="l">
+              failed {noun(game.deliveries.FAILED, "delivery", "deliveries")}{" "}
+              ({game.deliveries.DELIVERED} delivered)
+            </div>
           </a>
           <a class="card" href={gamePath(g, "blockchain")}>
             <div class="n">{game.transactions.PENDING + game.transactions.WAITING}</div>
-            <div class="l">pending transactions</div>
+            <div class="l">
+              pending {noun(game.transactions.PENDING + game.transactions.WAITING, "transaction")}
+            </div>
           </a>
         </div>
         <h2>Recent deliveries</h2>

@@ -8,8 +8,19 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { consoleOf } from "../render.tsx";
-import { Badge, Empty, gamePath, Table, when, whenUnix } from "../layout.tsx";
+import {
+  Badge,
+  Empty,
+  gamePath,
+  PagedTable,
+  plural,
+  Table,
+  when,
+  whenUnix,
+  whenUnixText,
+} from "../layout.tsx";
 import { gameOf } from "./params.ts";
+import { PAGE_ROWS } from "./games.tsx";
 
 type Slice = {
   index: number;
@@ -73,7 +84,7 @@ function Timeline({ tasks }: { tasks: Task[] }) {
             viewBox="0 0 1000 26"
             preserveAspectRatio="none"
             role="img"
-            aria-label={`${t.slices.length} slices from ${whenUnix(t.sendAt)}`}
+            aria-label={`${plural(t.slices.length, "slice")} from ${whenUnixText(t.sendAt)}`}
           >
             <line x1="0" y1="13" x2="1000" y2="13" class="tl-line" />
             {t.slices.map((s) => (
@@ -87,7 +98,7 @@ function Timeline({ tasks }: { tasks: Task[] }) {
               >
                 <title>
                   {`slice ${s.index + 1}: ${
-                    whenUnix(s.sendAt)
+                    whenUnixText(s.sendAt)
                   } · ${s.state} · ${s.delivered} delivered`}
                 </title>
               </rect>
@@ -109,9 +120,9 @@ export function registerPushPages(app: Hono<ConsoleEnv>, root: RootApp) {
     const k = consoleOf(c, root);
     const g = gameOf(c);
     const [campaigns, targetings, devices] = await Promise.all([
-      k.api.get(`/admin/v1/games/${g}/push/campaigns?limit=100`),
-      k.api.get(`/admin/v1/games/${g}/push/targetings?limit=100`),
-      k.api.get(`/admin/v1/games/${g}/push/devices?limit=50`),
+      k.api.get(`/admin/v1/games/${g}/push/campaigns?${k.listQuery("cursor", PAGE_ROWS)}`),
+      k.api.get(`/admin/v1/games/${g}/push/targetings?${k.listQuery("targetings", PAGE_ROWS)}`),
+      k.api.get(`/admin/v1/games/${g}/push/devices?${k.listQuery("devices", PAGE_ROWS)}`),
     ]);
     const base = gamePath(g, "push");
     return k.page(
@@ -122,9 +133,12 @@ export function registerPushPages(app: Hono<ConsoleEnv>, root: RootApp) {
           Campaigns are registered through the push API; their sendings and deliveries show here.
         </p>
         <h2>Campaigns</h2>
-        <Table
+        <PagedTable
           label="Push campaigns"
-          rows={campaigns.items}
+          page={campaigns}
+          base={base}
+          query={k.query}
+          param="cursor"
           columns={[
             ["Campaign", (x) => <a href={`${base}/${x.id}`}>#{x.id} {x.description ?? ""}</a>],
             ["Type", (x) => x.type],
@@ -142,9 +156,12 @@ export function registerPushPages(app: Hono<ConsoleEnv>, root: RootApp) {
           }
         />
         <h2>Targeting records</h2>
-        <Table
+        <PagedTable
           label="Targeting records"
-          rows={targetings.items}
+          page={targetings}
+          base={base}
+          query={k.query}
+          param="targetings"
           columns={[
             ["Id", (x) => x.id],
             ["Description", (x) => x.description],
@@ -161,9 +178,12 @@ export function registerPushPages(app: Hono<ConsoleEnv>, root: RootApp) {
           }
         />
         <h2>Devices</h2>
-        <Table
+        <PagedTable
           label="Devices"
-          rows={devices.items}
+          page={devices}
+          base={base}
+          query={k.query}
+          param="devices"
           columns={[
             ["App", (x) => x.appid],
             ["Platform", (x) => x.platform],

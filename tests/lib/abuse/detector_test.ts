@@ -93,5 +93,5 @@ Deno.test("overlapping matches merge; words are reported once", () => {
 
 Deno.test("an empty list detects nothing", () => {
   const d = compileDetector({ forbiddenWords: [] });
-  assert.deepEqual(d.detect("fuck"), { forbidden: false, masked: "fuck", words: [] });
+  assert.deepEqual(d.detect("fuck"), { forbidden: false, masked: "fuck", words: [], matches: [] });
 });

@@ -1,19 +1,21 @@
 /**
  * The abuse-detection evaluation on the committed sample tests/lib/abuse/eval_sample.json,
- * written by `deno task eval:abuse --sample 8 --sample-clean 400 --write-sample <that path>`:
- * prints the table beside obscenity's English preset and holds the detector to the issue's goals.
+ * written by `deno task eval:abuse --sample 30 --sample-clean 2000 --write-sample <that path>`,
+ * plus the hold-out samples of tests/lib/abuse/holdout/: prints the table beside obscenity's
+ * English preset and holds the detector to the goals of the detection issue.
  */
 import assert from "node:assert/strict";
 import { evaluate, formatTable, obscenityPreset, ourFilter } from "../../../bench/abuse_eval.ts";
-import type { EvalItem } from "../../../bench/abuse_eval_set.ts";
+import { type EvalItem, holdoutItems } from "../../../bench/abuse_eval_set.ts";
 
 const sample: { items: EvalItem[] } = JSON.parse(
   await Deno.readTextFile(new URL("./eval_sample.json", import.meta.url)),
 );
+const items = [...sample.items, ...holdoutItems()];
 
 Deno.test("evaluation sample: recall per evasion class and false positives meet the goals", () => {
-  const ours = evaluate(sample.items, ourFilter(true));
-  const preset = evaluate(sample.items, obscenityPreset());
+  const ours = evaluate(items, ourFilter(true));
+  const preset = evaluate(items, obscenityPreset());
   console.log(
     formatTable([["ours (lang_code given)", ours], ["obscenity English preset", preset]]),
   );
@@ -23,13 +25,22 @@ Deno.test("evaluation sample: recall per evasion class and false positives meet 
     return c.hit / c.total;
   };
   assert.ok(rate("recall: all disguised") >= 0.9, "pooled recall on disguised words");
+  // Every evasion class on listed words; the classes of the detection issue by name.
+  for (
+    const row of ["doubled", "mask_char", "greek", "digits_only", "keyboard_2set", "initials"]
+  ) {
+    assert.ok(rate(`recall: ${row}`) >= 0.9, row);
+  }
   for (const [row, c] of ours) {
-    // The outside list measures coverage of a list we did not build from: reported, not a goal.
-    if (row.startsWith("recall: ") && row !== "recall: outside_list" && c.total >= 20) {
-      assert.ok(c.hit / c.total >= 0.8, `${row}: ${c.hit}/${c.total}`);
+    // The outside list and the hold-outs measure coverage beyond the lists: reported, not goals.
+    const reported = ["outside_list", "peer_word", "phrase"].some((k) => row === `recall: ${k}`);
+    if (row.startsWith("recall: ") && !reported && c.total >= 10) {
+      assert.ok(c.hit / c.total >= 0.9, `${row}: ${c.hit}/${c.total}`);
     }
   }
-  assert.ok(rate("fp dictionary: en") < 0.005, "English dictionary words");
-  assert.ok(rate("fp sentence: en") < 0.03, "clean English sentences");
+  for (const lang of ["en", "es", "fr", "ko", "ru", "tr"]) {
+    assert.ok(rate(`fp dictionary: ${lang}`) < 0.003, `${lang} dictionary words`);
+  }
+  assert.ok(rate("fp sentence: en") < 0.02, "clean English sentences");
   assert.ok(rate("fp sentence: ko") < 0.03, "clean Korean sentences");
 });

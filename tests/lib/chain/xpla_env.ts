@@ -38,6 +38,8 @@ export function xplaEnv(): Promise<XplaEnv> {
       lcdUrl: lcd.url,
       chainId: lcd.chainId,
       timeoutMs: 5_000,
+      timeoutBlocks: env.services.config.XPLA_TIMEOUT_BLOCKS,
+      observer: { log: env.services.log, metrics: env.services.metrics },
     });
     return { ...env, lcd };
   })();
@@ -83,6 +85,11 @@ export async function sendWithXplaJs(
   amount: bigint,
   options: { wait?: boolean } = {},
 ) {
+  return await broadcastBytes(await signSendWithXplaJs(from, to, amount), options);
+}
+
+/** A bank send signed with xpla.js (SIGN_MODE_DIRECT) at the account's next sequence. */
+export async function signSendWithXplaJs(from: XplaWallet, to: string, amount: bigint) {
   const { lcd } = await xplaEnv();
   const acc = lcd.accounts.get(from.address)!;
   const fee = new XFee(200_000, { axpla: (200_000n * 850_000_000_000n).toString() });
@@ -97,7 +104,7 @@ export async function sendWithXplaJs(
     sequence: acc.checkSequence,
     signMode: SignMode.SIGN_MODE_DIRECT,
   });
-  return await broadcastBytes(signed.toBytes(), options);
+  return signed.toBytes() as Uint8Array;
 }
 
 /** Broadcasts tx bytes (sync), waits for inclusion unless told not to, and answers the hash. */

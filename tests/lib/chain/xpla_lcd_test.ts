@@ -27,10 +27,11 @@ function signedTx(o: {
   calls: { contract: string; msg: Record<string, unknown> }[];
   fee?: bigint;
   signWith?: `0x${string}`;
+  timeoutHeight?: number;
 }) {
   const publicKey = publicKeyOf(o.privateKey);
   const sender = addressOfPublicKey(publicKey);
-  const bodyBytes = encodeBody(sender, o.calls);
+  const bodyBytes = encodeBody(sender, o.calls, { timeoutHeight: BigInt(o.timeoutHeight ?? 0) });
   const authInfoBytes = encodeAuthInfo({
     publicKey: ethPubKeyAny(publicKey),
     sequence: BigInt(o.sequence),
@@ -137,6 +138,105 @@ Deno.test("local LCD: signatures, sequences, replays, fees and atomic contract s
     const missing = await fetch(`${lcd.url}/cosmos/tx/v1beta1/txs/${"0".repeat(64)}`);
     assert.equal(missing.status, 404);
     assert.equal((await missing.json()).code, 5);
+  } finally {
+    await lcd.close();
+  }
+});
+
+Deno.test("local LCD: timeout_height refused at broadcast when past, dropped from the mempool when the chain reaches it", async () => {
+  const lcd = startLocalLcd({ blockMs: 1 });
+  try {
+    const key = generatePrivateKey();
+    const me = addressOfPublicKey(publicKeyOf(key));
+    const acc = lcd.fund(me, 10n ** 21n);
+    const nft = lcd.instantiate("cw721", me, { minter: me });
+    const mint = (id: string) => ({ contract: nft, msg: { mint: { token_id: id, owner: me } } });
+    const base = { privateKey: key, chainId: lcd.chainId, accountNumber: acc.accountNumber };
+    const latest = async () =>
+      Number(
+        (await (await fetch(`${lcd.url}/cosmos/base/tendermint/v1beta1/blocks/latest`)).json())
+          .block.header.height,
+      );
+    const h = await latest();
+    assert.equal(h, lcd.height());
+
+    const late = await broadcast(
+      lcd.url,
+      signedTx({ ...base, sequence: 0, calls: [mint("a")], timeoutHeight: h }),
+    );
+    assert.equal(late.code, 30, late.raw_log);
+    assert.match(late.raw_log, /tx timeout height/);
+
+    lcd.holdBlocks(true);
+    const balance = acc.balance;
+    const held = await broadcast(
+      lcd.url,
+      signedTx({ ...base, sequence: 0, calls: [mint("a")], timeoutHeight: h + 2 }),
+    );
+    assert.equal(held.code, 0, held.raw_log);
+    const behind = await broadcast(lcd.url, signedTx({ ...base, sequence: 1, calls: [mint("b")] }));
+    assert.equal(behind.code, 0, behind.raw_log);
+    assert.equal(acc.checkSequence, 2);
+    // Empty blocks (over HTTP): at height h + 2 the next block could not include it: dropped,
+    // with the transaction behind it, fees given back, the sequence free again.
+    const advanced = await fetch(`${lcd.url}/_local/blocks`, {
+      method: "POST",
+      body: JSON.stringify({ count: 2 }),
+    }).then((r) => r.json());
+    assert.equal(advanced.height, h + 2);
+    assert.equal(acc.checkSequence, 0);
+    assert.equal(acc.balance, balance);
+    const again = await broadcast(lcd.url, signedTx({ ...base, sequence: 0, calls: [mint("c")] }));
+    assert.equal(again.code, 0, again.raw_log);
+    lcd.holdBlocks(false);
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal((await fetch(`${lcd.url}/cosmos/tx/v1beta1/txs/${held.txhash}`)).status, 404);
+    assert.equal((await fetch(`${lcd.url}/cosmos/tx/v1beta1/txs/${again.txhash}`)).status, 200);
+    assert.equal(acc.sequence, 1);
+  } finally {
+    await lcd.close();
+  }
+});
+
+Deno.test("local LCD control endpoints refuse what they cannot use, with a clear 400", async () => {
+  const lcd = startLocalLcd();
+  try {
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${lcd.url}${path}`, {
+        method: "POST",
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    const hex = await post("/_local/fund", { address: `0x${"11".repeat(20)}`, amount: "1" });
+    assert.equal(hex.status, 400);
+    assert.equal(hex.body.message, "address must be an xpla1… address: invalid address");
+    const noAddress = await post("/_local/fund", { amount: "1" });
+    assert.equal(noAddress.status, 400);
+    const key = generatePrivateKey();
+    const me = addressOfPublicKey(publicKeyOf(key));
+    const badAmount = await post("/_local/fund", { address: me, amount: "1.5" });
+    assert.equal(badAmount.status, 400);
+    assert.match(badAmount.body.message, /amount must be an integer string of axpla/);
+    assert.equal(lcd.accounts.has(me), false);
+    const funded = await post("/_local/fund", { address: me, amount: "7" });
+    assert.deepEqual(funded, { status: 200, body: { address: me, balance: "7" } });
+    const kind = await post("/_local/contracts", { kind: "erc20", creator: me });
+    assert.equal(kind.status, 400);
+    assert.match(kind.body.message, /kind must be one of cw721, cw20, lock, convert-pool/);
+    const noToken = await post("/_local/contracts", { kind: "convert-pool", creator: me });
+    assert.equal(noToken.status, 400);
+    const made = await post("/_local/contracts", { kind: "cw721", creator: me, init: {} });
+    assert.equal(made.status, 200);
+    assert.ok(lcd.contracts.has(made.body.address));
+    assert.equal((await post("/_local/blocks", { count: 0 })).status, 400);
+    assert.equal((await post("/_local/hold", { hold: "yes" })).status, 400);
+    assert.deepEqual((await post("/_local/hold", { hold: true })).body, {
+      hold: true,
+      height: lcd.height(),
+    });
+    await post("/_local/hold", { hold: false });
+    assert.equal((await post("/_local/nothing", {})).status, 404);
   } finally {
     await lcd.close();
   }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ADMIN_TOKEN, call, seedTenant, testEnv } from "../../harness.ts";
+import { admin, ADMIN_TOKEN, call, rememberSecret, seedTenant, testEnv } from "../../harness.ts";
 import { itemFixture } from "../../lib/items/fixture.ts";
 
 /** A cookie jar over in-process requests. */
@@ -112,11 +112,19 @@ Deno.test("console: create a game and an app; the secret is shown once; validati
     _csrf: b.csrfOf(games.text),
     name: "Console game",
   });
-  assert.equal(made.status, 303);
-  const to = made.headers.get("location")!;
-  assert.match(to, /^\/console\/g\/\d+\/apps$/);
+  // The answer is the new game's apps page itself: its webhook secret exists only there.
+  assert.equal(made.status, 200);
+  const registered = /Game Console game registered \(#(\d+)\)/.exec(made.text);
+  assert.ok(registered, made.text.slice(0, 500));
+  const to = `/console/g/${registered[1]}/apps`;
+  const webhookSecret = /Signing secret:<\/span><code id="secret-0">(whsec_[^<]+)</.exec(made.text)
+    ?.[1];
+  assert.ok(webhookSecret, "the webhook secret is shown at creation");
+  rememberSecret(webhookSecret);
+  const revealed = await admin("POST", `/admin/v1/games/${registered[1]}/webhook-secret/reveal`);
+  assert.equal(revealed.body.secret, webhookSecret, "the shown secret is the game's");
   const apps = await b.request("GET", to);
-  assert.match(apps.text, /Game Console game registered/);
+  assert.ok(!apps.text.includes(webhookSecret!), "the webhook secret is not shown again");
   const created = await b.request("POST", to, {
     _csrf: b.csrfOf(apps.text),
     appid: `con-${crypto.randomUUID().slice(0, 6)}`,
@@ -237,4 +245,46 @@ Deno.test("console: ten wrong tokens from one address refuse sign-in there for a
   assert.ok(await services.kv.pttl(`console:signin-failures:${ip}`) > 0);
   const elsewhere = await new Browser().signIn();
   assert.equal(elsewhere.status, 303);
+});
+
+Deno.test("console: a project's lowest counted severity and intensifier choice, created and edited", async () => {
+  const b = new Browser();
+  await b.signIn();
+  const t = await seedTenant("console severity");
+  const list = await b.request("GET", `/console/g/${t.gameIndex}/moderation`);
+  assert.match(list.text, /name="minSeverity"/);
+  const created = await b.request("POST", `/console/g/${t.gameIndex}/moderation`, {
+    _csrf: b.csrfOf(list.text),
+    name: "strict",
+    forbiddenWords: "noob",
+    allowWords: "",
+    minSeverity: "3",
+    countIntensifiers: "1",
+    masking: "1",
+    maskChar: "*",
+  });
+  assert.equal(created.status, 200, created.text);
+  const projects = await admin("GET", `/admin/v1/games/${t.gameIndex}/tads/projects`);
+  const key = projects.body.items[0].projectKey as string;
+  assert.equal(projects.body.items[0].minSeverity, 3);
+  assert.equal(projects.body.items[0].countIntensifiers, true);
+  const page = await b.request("GET", `/console/g/${t.gameIndex}/moderation/${key}`);
+  assert.match(page.text, /counts severity 3 and up, intensifiers counted/);
+  assert.match(page.text, /<option value="3" selected/);
+  const saved = await b.request("POST", `/console/g/${t.gameIndex}/moderation/${key}/words`, {
+    _csrf: b.csrfOf(page.text),
+    forbiddenWords: "noob",
+    allowWords: "",
+    minSeverity: "2",
+  });
+  assert.equal(saved.status, 303, saved.text);
+  const after = await b.request("GET", `/console/g/${t.gameIndex}/moderation/${key}`);
+  assert.match(after.text, /counts severity 2 and up, intensifiers not counted/);
+  const refused = await b.request("POST", `/console/g/${t.gameIndex}/moderation/${key}/words`, {
+    _csrf: b.csrfOf(after.text),
+    forbiddenWords: "noob",
+    minSeverity: "9",
+  });
+  assert.equal(refused.status, 400);
+  assert.match(refused.text, /minSeverity/);
 });

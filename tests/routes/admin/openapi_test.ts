@@ -34,6 +34,8 @@ Deno.test("the OpenAPI document lists every admin read and action", async () => 
     ["get", "/admin/v1/games/{gameIndex}/push/campaigns/{id}"],
     ["get", "/admin/v1/games/{gameIndex}/push/targetings"],
     ["get", "/admin/v1/games/{gameIndex}/push/devices"],
+    ["get", "/admin/v1/games/{gameIndex}/webhook-secret"],
+    ["post", "/admin/v1/games/{gameIndex}/webhook-secret/reveal"],
   ];
   for (const [method, path] of want) {
     assert.ok(paths[path]?.[method], `${method.toUpperCase()} ${path} is documented`);

@@ -77,6 +77,8 @@ Deno.test("projects: word lists edited within the game record version, who and w
     allowWords: 1,
     builtinLexicon: true,
     builtinLanguages: null,
+    minSeverity: 1,
+    countIntensifiers: false,
   });
   const one = await admin("GET", `/admin/v1/games/${t.gameIndex}/tads/projects/${p.key}`);
   assert.deepEqual(one.body.forbiddenWords, ["darn", "heck"]);
@@ -97,6 +99,10 @@ Deno.test("detection test: matched words, their positions and the masked text", 
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.forbidden, true);
   assert.deepEqual(res.body.words.sort(), ["fuck", "시발"]);
+  assert.deepEqual(res.body.labels, [
+    { word: "fuck", category: "custom", severity: 4 },
+    { word: "시발", category: "custom", severity: 4 },
+  ]);
   assert.equal(res.body.masked, "an assassin said ******* and **");
   assert.deepEqual(res.body.matches, [
     { start: 17, end: 24, text: "f.u.c.k" },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { admin, ADMIN_TOKEN, callJson, seedTenant } from "../../harness.ts";
+import { admin, ADMIN_TOKEN, callJson, rememberSecret, seedTenant } from "../../harness.ts";
 import { assertNoSecret, assertNotFound, walkPages } from "./fixture.ts";
 
 Deno.test("games: listed newest first, paged by cursor without gaps or repeats, filtered by name", async () => {
@@ -115,6 +115,38 @@ Deno.test("api keys: id, scopes, created, last used, revoked; never the key; ten
   );
   const otherList = await admin("GET", `/admin/v1/games/${other.gameIndex}/api-keys`);
   assert.deepEqual(otherList.body.items, []);
+});
+
+Deno.test("api keys: an optional name, trimmed, shown in the list and the read", async () => {
+  const t = await seedTenant();
+  const named = await admin("POST", `/admin/v1/games/${t.gameIndex}/api-keys`, {
+    scopes: ["items"],
+    name: "  game server eu-1 ",
+  });
+  assert.equal(named.status, 201, JSON.stringify(named.body));
+  assert.equal(named.body.name, "game server eu-1");
+  rememberSecret(named.body.apiKey);
+  const plain = await admin("POST", `/admin/v1/games/${t.gameIndex}/api-keys`, {
+    scopes: ["otp"],
+  });
+  assert.equal(plain.body.name, null);
+  rememberSecret(plain.body.apiKey);
+  const list = await admin("GET", `/admin/v1/games/${t.gameIndex}/api-keys`);
+  assert.deepEqual(
+    list.body.items.map((k: { name: string | null }) => k.name),
+    [null, "game server eu-1"],
+  );
+  const one = await admin("GET", `/admin/v1/games/${t.gameIndex}/api-keys/${named.body.keyId}`);
+  assert.equal(one.body.name, "game server eu-1");
+  for (const name of ["", "   ", "x".repeat(101), 7]) {
+    const bad = await admin("POST", `/admin/v1/games/${t.gameIndex}/api-keys`, {
+      scopes: ["items"],
+      name,
+    });
+    assert.equal(bad.status, 400, JSON.stringify(name));
+    assert.equal(bad.body.error.code, "VALIDATION_FAILED");
+    assert.match(bad.body.error.message, /^name/);
+  }
 });
 
 Deno.test("paging: bad limit and a forged cursor are refused naming the field", async () => {

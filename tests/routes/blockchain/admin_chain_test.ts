@@ -10,8 +10,10 @@ Deno.test({
     const tenant = await seedTenant("admin chain game");
     const created = await admin("POST", "/admin/v1/wallets", { gameIndex: tenant.gameIndex });
     assert.equal(created.status, 201);
-    assert.deepEqual(Object.keys(created.body), ["address"]);
+    assert.deepEqual(Object.keys(created.body), ["address", "xplaAddress"]);
     assert.match(created.body.address, /^0x[0-9a-fA-F]{40}$/);
+    // The same 20 bytes as an xpla1… address (for a known key below: as xpla.js derives it).
+    assert.match(created.body.xplaAddress, /^xpla1[02-9ac-hj-np-z]{38}$/);
     assert.equal(await services.kms.holds(tenant.gameIndex, created.body.address), true);
 
     const badKey = await admin("POST", "/admin/v1/wallets", {
@@ -28,6 +30,10 @@ Deno.test({
       privateKey: key,
     });
     assert.equal(imported.status, 201);
+    assert.deepEqual(imported.body, {
+      address: "0x19E7E376E7C213B7E7e7e46cc70A5dD086DAff2A",
+      xplaAddress: "xpla1r8n7xah8cgfm0el8u3kvwzja6zrd4le2zdye8x",
+    });
     const again = await admin("POST", "/admin/v1/wallets", {
       gameIndex: tenant.gameIndex,
       privateKey: key,

@@ -60,13 +60,14 @@ Deno.test({
       assert.equal(funded.status, 200, JSON.stringify(funded.body));
     }
     const listed = await admin("GET", `/admin/v1/wallets?gameIndex=${gameIndex}`);
-    assert.equal(listed.body.meta.totalItems, 2);
+    assert.equal(listed.body.nextCursor, null);
     assert.deepEqual(
-      listed.body.wallets.map((w: { address: string; polygon: { balance: string } }) => [
+      listed.body.items.map((w: { address: string; polygon: { balance: string } }) => [
         w.address,
         w.polygon.balance,
       ]),
-      [[operator, "5"], [player, "5"]],
+      [[player, "5"], [operator, "5"]],
+      "newest first",
     );
 
     const deploy = async (body: Record<string, unknown>) => {

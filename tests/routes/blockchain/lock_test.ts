@@ -73,6 +73,18 @@ Deno.test({
     });
     assert.equal(notOwner.status, 403);
     assert.equal(notOwner.body.code, 2003);
+    // The lock's operator (trusted by the NFT, so the contract would move any holder's token)
+    // does not own it either: refused before signing, whether the service sends or not.
+    for (const isSend of [true, false]) {
+      const byOperator = await callJson("POST", `/service/v1/nft/contract/${nft}/lock`, {
+        headers: h,
+        json: { ...lockBody, isSend, from: operator.address },
+      });
+      assert.equal(byOperator.status, 403, JSON.stringify(byOperator.body));
+      assert.equal(byOperator.body.code, 2003);
+      assert.match(byOperator.body.message, /does not own token 1/);
+    }
+    assert.equal(await ownerOf(), player.address);
     const notLocked = await callJson("POST", `/service/v1/lock/contract/${lock}/unlock`, {
       headers: h,
       json: { ...lockBody, from: operator.address, nftContract: nft, lockContract: undefined },

@@ -276,16 +276,17 @@ Deno.test({
 
     const listed = await admin("GET", `/admin/v1/multisig?gameIndex=${tenant.gameIndex}`);
     assert.equal(listed.status, 200);
-    assert.equal(listed.body.multisig.length, 2);
-    assert.equal(listed.body.multisig[0].state, "CREATING");
-    assert.deepEqual(listed.body.multisig[0].owners, [a.address, b.address]);
+    assert.equal(listed.body.items.length, 2);
+    assert.equal(listed.body.nextCursor, null);
+    assert.equal(listed.body.items[0].state, "CREATING");
+    assert.deepEqual(listed.body.items[0].owners, [a.address, b.address]);
 
     // The scheduled tracker notices the wallet once its creation is mined.
     await signAndSend(creator, second.body.data.rawTx);
     await runScheduled(services);
     const after = await admin("GET", `/admin/v1/multisig?gameIndex=${tenant.gameIndex}`);
     const byAddress = new Map(
-      after.body.multisig.map((w: { address: string; state: string }) => [w.address, w.state]),
+      after.body.items.map((w: { address: string; state: string }) => [w.address, w.state]),
     );
     assert.equal(byAddress.get(second.body.data.address), "DEPLOYED");
     assert.equal(byAddress.get(first.body.data.address), "CREATING");

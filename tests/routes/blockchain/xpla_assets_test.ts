@@ -75,6 +75,15 @@ Deno.test({
     });
     assert.equal(notOwner.status, 403);
     assert.equal(notOwner.body.code, 2003);
+    // Also when the service holds the operator's key and would send.
+    const sentByOperator = await t.call("POST", `/service/v1/nft/contract/${t.nft}/lock`, {
+      ...lockBody,
+      isSend: true,
+      from: operator.address,
+    });
+    assert.equal(sentByOperator.status, 403, JSON.stringify(sentByOperator.body));
+    assert.equal(sentByOperator.body.code, 2003);
+    assert.equal(t.lcd.accounts.get(operator.address)!.checkSequence, 0);
 
     const locking = await t.call("POST", `/service/v1/nft/contract/${t.nft}/lock`, lockBody);
     assert.equal(locking.status, 200, JSON.stringify(locking.body));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { base64 } from "@scure/base";
+import { serializeSignDoc, type StdSignDoc as CosmjsDoc } from "@cosmjs/amino";
 import { TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
 import { bytesToHex, keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -10,12 +11,14 @@ import {
   Tx as XTx,
 } from "@xpla/xpla.js";
 import { addressOfPublicKey, publicKeyOf, xplaToHex } from "../../../lib/chain/xpla/keys.ts";
-import { multisigAddress, sortedJson } from "../../../lib/chain/xpla/multisig_keys.ts";
+import { multisigAddress } from "../../../lib/chain/xpla/multisig_keys.ts";
 import { admin } from "../../harness.ts";
 import {
   broadcastBytes,
   sendWithXplaJs,
   settleXpla,
+  waitForTx,
+  XPLA,
   xplaContract,
   xplaNftTenant,
   xplaTestOptions,
@@ -147,7 +150,8 @@ Deno.test({
     assert.equal(sendRefused.body.code, 2109);
     assert.equal(rawTx.memo, requestId);
     assert.equal(rawTx.msgs[0].type, "wasm/MsgExecuteContract");
-    const signBytes = new TextEncoder().encode(sortedJson(rawTx));
+    // The bytes the chain verifies, computed by cosmjs (not by the service's encoder).
+    const signBytes = serializeSignDoc(rawTx as CosmjsDoc);
     assert.equal(hashedTx, keccak256(signBytes));
 
     // Members sign outside the service (xpla.js: keccak256 + secp256k1).
@@ -246,5 +250,80 @@ Deno.test({
       account.account.base_account.pub_key["@type"],
       "/cosmos.crypto.multisig.LegacyAminoPubKey",
     );
+  },
+});
+
+Deno.test({
+  ...xplaTestOptions,
+  name:
+    "xpla multisig: to-token for goods code R&D<1> from a 2-of-3 pool owner; members sign hashedTx; the chain accepts it",
+  async fn() {
+    const t = await xplaNftTenant("xpla multisig escaping");
+    const members = await Promise.all(
+      [0, 1, 2].map(() => xplaWallet(t.tenant.gameIndex, { kms: false, active: true })),
+    );
+    const created = await t.call("POST", "/core/v1/multisig", {
+      from: members[0].address,
+      signers: members.map((m) => m.address),
+      threshold: 2,
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const wallet = created.body.data.address as string;
+    t.lcd.fund(wallet, 100n * XPLA);
+    const token = await xplaContract(t.tenant, {
+      kind: "cw20",
+      type: "token",
+      creator: wallet,
+      init: { name: "Gold", symbol: "GLD", decimals: 18 },
+    });
+    const pool = await xplaContract(t.tenant, {
+      kind: "convert-pool",
+      type: "convert-pool",
+      creator: wallet,
+      init: { owner: wallet, token },
+    });
+    t.lcd.contracts.get(token)!.state.balances[pool] = "1000";
+
+    const convert = await t.call("POST", "/service/v1/convert/to-token", {
+      playerId: "7",
+      isSend: false,
+      encoded: false,
+      owner: t.player.address,
+      convertPool: pool,
+      gameTokenAmount: "5",
+      gameCurrencyCode: "R&D<1>",
+      gameCurrencyAmount: "50",
+      callbackUrl: "http://127.0.0.1:9/cb",
+    });
+    assert.equal(convert.status, 200, JSON.stringify(convert.body));
+    const { rawTx, hashedTx, requestId } = convert.body.data;
+    assert.equal(rawTx.msgs[0].value.msg.to_token.goods_code, "R&D<1>");
+    assert.equal(hashedTx, keccak256(serializeSignDoc(rawTx as CosmjsDoc)));
+
+    // Two members sign hashedTx as it is (a raw 32-byte digest).
+    const signatures = await Promise.all(
+      [0, 2].map((i) => privateKeyToAccount(members[i].privateKey).sign({ hash: hashedTx })),
+    );
+    const assembled = await t.call("POST", `/core/v1/multisig/tx/${wallet}`, {
+      encoded: false,
+      from: members[0].address,
+      tx: rawTx,
+      signatures,
+    });
+    assert.equal(assembled.status, 200, JSON.stringify(assembled.body));
+    // The local chain verifies with its own amino encoder: broadcastBytes throws on a refusal.
+    const hash = await broadcastBytes(base64.decode(assembled.body.data.rawTx));
+    const included = await waitForTx(hash);
+    assert.equal(included.code, 0, included.raw_log);
+    assert.deepEqual(t.lcd.query(pool, { pool_info: {} }), {
+      token_amount: "995",
+      currency: [{ goods_code: "R&D<1>", goods_amount: "50" }],
+    });
+    const patched = await t.call("PATCH", "/service/v1/tx/hash", { requestId, txHash: hash });
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    await settleXpla(t.tenant.appid);
+    const list = await t.call("GET", "/service/v1/tx?playerId=7");
+    assert.equal(list.body.data.transactions[0].requestId, requestId);
+    assert.equal(list.body.data.transactions[0].txStatus, "SUCCESS");
   },
 });
