@@ -115,7 +115,7 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
       email: config.OTP_EMAIL_PROVIDER,
     });
   }
-  if (!config.embedded && config.POLYGON_RPC_URL && !config.PUBLIC_BASE_URL) {
+  if (!config.embedded && config.polygonRpcUrls.length > 0 && !config.PUBLIC_BASE_URL) {
     // Token URIs go on chain for good; built from a request's Host header they follow whatever
     // address the caller used.
     services.log.warn("PUBLIC_BASE_URL is unset: NFT token URIs use the request's origin");

@@ -36,6 +36,13 @@ const schema = z.object({
   POLYGON_CHAIN_ID: int(137, 1),
   POLYGON_MAX_FEE_GWEI: z.coerce.number().positive().optional(),
   POLYGON_RPC_TIMEOUT_MS: int(10_000, 1),
+  POLYGON_RPC_URLS: optionalText,
+  POLYGON_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).optional(),
+  POLYGON_MIN_TIP_GWEI: z.coerce.number().min(0).optional(),
+  POLYGON_LOW_BALANCE_POL: z.coerce.number().min(0).default(1),
+  TX_STUCK_AFTER_MS: z.coerce.number().int().min(1).optional(),
+  OPS_WEBHOOK_URL: z.string().url().optional(),
+  IDEMPOTENCY_TTL_HOURS: int(24, 24),
   POLYGON_SAFE_SINGLETON: optionalText,
   POLYGON_SAFE_PROXY_FACTORY: optionalText,
   POLYGON_SAFE_FALLBACK_HANDLER: optionalText,
@@ -102,6 +109,8 @@ export type Config = z.infer<typeof schema> & {
   embedded: boolean;
   allowPrivateOutbound: boolean;
   pushCompanies: string[];
+  /** POLYGON_RPC_URLS split at commas, else POLYGON_RPC_URL as a list of one, else empty. */
+  polygonRpcUrls: string[];
 };
 
 /** Raised when the environment does not describe a runnable configuration. */
@@ -152,6 +161,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (c.PUSH_SINK === "webhook" && !c.PUSH_WEBHOOK_URL) {
     throw new ConfigError("PUSH_WEBHOOK_URL must be set when PUSH_SINK is webhook");
   }
+  for (const url of polygonRpcUrls(c)) {
+    if (!URL.canParse(url)) {
+      throw new ConfigError(`POLYGON_RPC_URLS: ${url.slice(0, 40)}... is not a URL`);
+    }
+  }
   try {
     new Intl.DateTimeFormat("en", { timeZone: c.PUSH_BASE_TIME_ZONE });
   } catch {
@@ -162,5 +176,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     embedded,
     allowPrivateOutbound: c.ALLOW_PRIVATE_OUTBOUND ?? embedded,
     pushCompanies: c.PUSH_COMPANIES.split(",").map((s) => s.trim()).filter(Boolean),
+    polygonRpcUrls: polygonRpcUrls(c),
   };
+}
+
+function polygonRpcUrls(c: { POLYGON_RPC_URLS?: string; POLYGON_RPC_URL?: string }): string[] {
+  const list = c.POLYGON_RPC_URLS ?? c.POLYGON_RPC_URL ?? "";
+  return list.split(",").map((u) => u.trim()).filter(Boolean);
 }

@@ -70,6 +70,13 @@ export function createMetrics(db: Sql): Metrics {
     labelNames: ["state"],
     registers,
   });
+  const lowWallets = new Gauge({
+    name: "gp_chain_wallet_low_balance_pol",
+    help:
+      "Native balance (POL) of service wallets below POLYGON_LOW_BALANCE_POL at their last check; a wallet is listed only while low",
+    labelNames: ["address"],
+    registers,
+  });
   const pushSlices = new Gauge({
     name: "gp_push_slices",
     help: "Push campaign slices by state",
@@ -100,6 +107,12 @@ export function createMetrics(db: Sql): Metrics {
         chainCallbacks,
         "state",
         "select callback_state as k, count(*) as n from chain_txs group by 1",
+      ),
+      grouped(
+        lowWallets,
+        "address",
+        `select address as k, (balance_wei / 1e18)::float8 as n from chain_wallet_balances
+          where low`,
       ),
       grouped(pushSlices, "state", "select state as k, count(*) as n from push_slices group by 1"),
       db.query<{ n: string | number }>("select count(*) as n from push_log_messages")

@@ -4,7 +4,7 @@
  */
 import type { Services } from "./services.ts";
 import { pushDispatchJob } from "./push/dispatch.ts";
-import { chainTrackerJob } from "./chain/tracker.ts";
+import { chainTrackerJob } from "./chain/tracker_job.ts";
 import { itemDeliveryJob } from "./items/jobs.ts";
 import type { ScheduledJob } from "./scheduled_job.ts";
 

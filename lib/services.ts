@@ -41,7 +41,7 @@ export interface Services {
   outbound: Outbound;
   signingKey: SigningKey;
   secrets: RuntimeSecrets;
-  /** The Polygon chain client (absent when POLYGON_RPC_URL is unset); tests may replace it. */
+  /** The Polygon chain client (absent when POLYGON_RPC_URLS / POLYGON_RPC_URL is unset); tests may replace it. */
   chain?: PolygonChain;
   /** The XPLA chain client (absent when XPLA_LCD_URL(S) is unset); tests may replace it. */
   xpla?: XplaChain;
@@ -118,11 +118,14 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
       parts.config.JWT_PREVIOUS_PUBLIC_JWKS,
     ),
     secrets: parts.secrets,
-    chain: parts.chain ?? (parts.config.POLYGON_RPC_URL
+    chain: parts.chain ?? (parts.config.polygonRpcUrls.length > 0
       ? createPolygonChain({
-        rpcUrl: parts.config.POLYGON_RPC_URL,
+        rpcUrls: parts.config.polygonRpcUrls,
         chainId: parts.config.POLYGON_CHAIN_ID,
         maxFeeGwei: parts.config.POLYGON_MAX_FEE_GWEI,
+        minTipGwei: parts.config.POLYGON_MIN_TIP_GWEI,
+        confirmations: parts.config.POLYGON_CONFIRMATIONS,
+        stuckAfterMs: parts.config.TX_STUCK_AFTER_MS,
         timeoutMs: parts.config.POLYGON_RPC_TIMEOUT_MS,
         observer: { log, metrics },
       })

@@ -24,6 +24,8 @@ export interface AppVariables {
   network: Network;
   /** Set by the API-key middleware. */
   apiKey: ApiKeyPrincipal;
+  /** Set by the Idempotency-Key middleware: the request id the key stands for. */
+  idempotentRequestId: string;
   /** The failure code a response rendered, for the request log. */
   errorCode: string;
   /** Why an unexpected error or outage happened (log only, never the response). */

@@ -16,7 +16,8 @@ import {
   requireContract,
 } from "./registry.ts";
 import { type ActionResult, sendFromHeld } from "./owner_actions.ts";
-import { currentFees, requireChain, signAndBroadcast } from "./sending.ts";
+import { currentFees, requireChain } from "./sending.ts";
+import { sendAndWaitMined } from "./operator_sends.ts";
 import { onChain, type PolygonChain, readOnChain } from "./polygon.ts";
 
 /** What to deploy. */
@@ -200,17 +201,13 @@ export async function deployFrom(
     onChain("deploy", () => chain.client.estimateGas({ account: q.from, data: q.data })),
     currentFees(chain),
   ]);
-  const { hash } = await signAndBroadcast(s, chain, {
+  const { hash, receipt } = await sendAndWaitMined(s, chain, {
     from: q.from,
     gameIndex: q.gameIndex,
     data: q.data,
     gas: gas + gas / 10n,
     ...fees,
-  });
-  const receipt = await onChain(
-    "deploy",
-    () => chain.client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 200 }),
-  );
+  }, { type: "DEPLOY", action: "deployment", params: { deploy: true } });
   if (receipt.status !== "success" || !receipt.contractAddress) {
     throw new DomainError("invalid", "TX_REVERTED", `deployment ${hash} reverted`);
   }

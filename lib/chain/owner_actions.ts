@@ -10,7 +10,8 @@ import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
 import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
 import { abi as poolAbi } from "../../contracts/artifacts/ConvertPool.ts";
 import { onChain, type PolygonChain, readOnChain } from "./polygon.ts";
-import { currentFees, requireChain, signAndBroadcast } from "./sending.ts";
+import { currentFees, requireChain } from "./sending.ts";
+import { sendAndWaitMined } from "./operator_sends.ts";
 import { type KnownContract, parseAddress, parseUint256 } from "./registry.ts";
 import type { Sql } from "../db/port.ts";
 
@@ -61,18 +62,14 @@ export async function sendFromHeld(s: Services, chain: PolygonChain, q: {
       })),
     currentFees(chain),
   ]);
-  const { hash } = await signAndBroadcast(s, chain, {
+  const { hash, receipt } = await sendAndWaitMined(s, chain, {
     from: q.from,
     gameIndex: q.gameIndex,
     to: q.to,
     data,
     gas: gas + gas / 10n,
     ...fees,
-  });
-  const receipt = await onChain(
-    q.functionName,
-    () => chain.client.waitForTransactionReceipt({ hash, timeout: 120_000, pollingInterval: 200 }),
-  );
+  }, { type: "CONTRACT_CALL", action: q.functionName, params: { call: q.functionName } });
   if (receipt.status !== "success") {
     throw new DomainError("invalid", "TX_REVERTED", `${q.functionName} ${hash} reverted`);
   }

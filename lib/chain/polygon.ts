@@ -9,6 +9,7 @@ import {
   type ContractFunctionName,
   ContractFunctionRevertedError,
   createPublicClient,
+  fallback,
   http,
   InsufficientFundsError,
   type PublicClient,
@@ -21,35 +22,83 @@ import { observedFetch, type OutboundObserver } from "../outbound/mod.ts";
 /** One EVM chain the service talks to. */
 export interface PolygonChain {
   chainId: number;
-  rpcUrl: string;
+  /** The RPC endpoints, tried in order on every call (viem's fallback transport). */
+  rpcUrls: string[];
   client: PublicClient;
   /** Upper bound for maxFeePerGas in wei (undefined: no cap). */
   maxFeeWei?: bigint;
+  /** The lowest priority fee offered, in wei (the network's floor or POLYGON_MIN_TIP_GWEI). */
+  minTipWei: bigint;
+  /** Blocks on top of a receipt's block before the request is SUCCESS (0: at the receipt). */
+  confirmations: number;
+  /** How long a broadcast may wait unmined before it is replaced with higher fees. */
+  stuckAfterMs: number;
 }
 
-/** Builds the chain client; RPC calls time out quickly so an unreachable node becomes a 503. */
+/** Chain ids of local development nodes (anvil, hardhat, ganache): no confirmations needed. */
+export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 1337];
+
+/**
+ * Priority-fee floors per chain id, in gwei. Polygon PoS validators (bor) refuse a tip below
+ * 25 gwei at pool admission on mainnet (137) and Amoy (80002); 30 leaves a margin.
+ */
+const MIN_TIP_GWEI: Record<number, number> = { 137: 30, 80002: 30 };
+
+/**
+ * The per-network defaults of the transaction lifecycle: confirmations (32 blocks, about a
+ * minute, on Polygon; 0 on local chains) and the time before a stuck transaction is replaced
+ * (60 s on Polygon, about 30 blocks; 15 s on local chains).
+ */
+export function chainDefaults(chainId: number) {
+  const local = LOCAL_CHAIN_IDS.includes(chainId);
+  return {
+    confirmations: local ? 0 : 32,
+    stuckAfterMs: local ? 15_000 : 60_000,
+    minTipGwei: MIN_TIP_GWEI[chainId] ?? 0,
+  };
+}
+
+function gweiToWei(gwei: number): bigint {
+  return BigInt(Math.round(gwei * 1e9));
+}
+
+/**
+ * Builds the chain client over one or more RPC endpoints: each call goes to the first endpoint
+ * and falls over to the next on a failure or after `timeoutMs`; when every endpoint failed the
+ * call is retried with exponential backoff (150 ms, 300 ms) on 429, 5xx and timeouts.
+ */
 export function createPolygonChain(options: {
-  rpcUrl: string;
+  /** One endpoint (kept for callers that have a single one). */
+  rpcUrl?: string;
+  rpcUrls?: string[];
   chainId: number;
   maxFeeGwei?: number;
+  minTipGwei?: number;
+  confirmations?: number;
+  stuckAfterMs?: number;
   timeoutMs?: number;
   /** Reports each RPC call (host, duration, outcome) to the log and metrics. */
   observer?: OutboundObserver;
 }): PolygonChain {
+  const rpcUrls = options.rpcUrls ?? (options.rpcUrl ? [options.rpcUrl] : []);
+  if (rpcUrls.length === 0) throw new Error("createPolygonChain needs at least one RPC URL");
+  const fetchFn = options.observer ? observedFetch(options.observer, "chain-rpc") : undefined;
+  const endpoint = (url: string) =>
+    http(url, { timeout: options.timeoutMs ?? 10_000, retryCount: 0, fetchFn });
   const client = createPublicClient({
-    transport: http(options.rpcUrl, {
-      timeout: options.timeoutMs ?? 10_000,
-      retryCount: 1,
-      fetchFn: options.observer ? observedFetch(options.observer, "chain-rpc") : undefined,
-    }),
+    transport: rpcUrls.length === 1
+      ? http(rpcUrls[0], { timeout: options.timeoutMs ?? 10_000, retryCount: 1, fetchFn })
+      : fallback(rpcUrls.map(endpoint), { retryCount: 2, retryDelay: 150 }),
   }) as PublicClient;
+  const defaults = chainDefaults(options.chainId);
   return {
     chainId: options.chainId,
-    rpcUrl: options.rpcUrl,
+    rpcUrls,
     client,
-    maxFeeWei: options.maxFeeGwei === undefined
-      ? undefined
-      : BigInt(Math.round(options.maxFeeGwei * 1e9)),
+    maxFeeWei: options.maxFeeGwei === undefined ? undefined : gweiToWei(options.maxFeeGwei),
+    minTipWei: gweiToWei(options.minTipGwei ?? defaults.minTipGwei),
+    confirmations: options.confirmations ?? defaults.confirmations,
+    stuckAfterMs: options.stuckAfterMs ?? defaults.stuckAfterMs,
   };
 }
 

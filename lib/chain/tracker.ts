@@ -1,17 +1,20 @@
 /**
- * The transaction tracker: PENDING transactions are checked for receipts (SUCCESS / FAILED);
- * one never seen on chain after TX_DROP_AFTER_MS is FAILED. A settled request with a callbackUrl
- * becomes a due row of the callback outbox (in `chain_txs`), delivered signed with retries and
- * backoff until it is answered 2xx or runs out of attempts.
+ * The transaction tracker: PENDING transactions are checked on chain and settled SUCCESS / FAILED
+ * (Polygon: evm_tracking.ts decides, with replacement of stuck and re-broadcast of dropped
+ * transactions, confirmations and reorganisations; XPLA: xpla/tracking.ts). A settled request
+ * with a callbackUrl becomes a due row of the callback outbox (in `chain_txs`), delivered signed
+ * with retries and backoff until it is answered 2xx or runs out of attempts; each delivery's
+ * outcome is recorded as soon as it is answered.
  */
-import { type Hex, toEventSelector } from "viem";
 import type { Services } from "../services.ts";
 import { backoffMs, OutboundRefused } from "../outbound/mod.ts";
 import { webhookSigner } from "../webhooks.ts";
-import { describeChainError, isUnreachable, type PolygonChain } from "./polygon.ts";
+import { describeChainError } from "./polygon.ts";
 import { xplaOutcome } from "./xpla/tracking.ts";
-import { noticeDeployedSafes } from "./safe/wallets.ts";
 import { txRecordsChanged } from "./tx_list_cache.ts";
+import { polygonDecisions, type TxDecision } from "./evm_tracking.ts";
+
+export type { TxDecision } from "./evm_tracking.ts";
 
 /** The callback body sent to a request's callbackUrl. */
 export interface TxCallback {
@@ -21,34 +24,45 @@ export interface TxCallback {
   txType: string;
 }
 
-/** A PENDING request as the tracker reads it. */
+/** A request as the tracker reads it (PENDING, or SUCCESS while its block is re-checked). */
 export type PendingRow = {
   request_id: string;
   network: string;
+  status: string;
   tx_hash: string;
   chain_id: number;
+  game_index: number;
+  nonce: string | number | null;
   sent_at: Date | null;
   updated_at: Date;
   from_address: string;
   contract: string;
   safe_tx_hash: string | null;
   exec_of: string | null;
+  mined_block: string | number | null;
+  mined_block_hash: string | null;
+  watch_until_block: string | number | null;
 };
 
-const COLUMNS =
-  "request_id, network, tx_hash, chain_id, sent_at, updated_at, from_address, contract, safe_tx_hash, exec_of";
+const COLUMNS = `request_id, network, status, tx_hash, chain_id, game_index, nonce, sent_at,
+  updated_at, from_address, contract, safe_tx_hash, exec_of, mined_block, mined_block_hash,
+  watch_until_block`;
 
-// Safe 1.4.1: emitted by a wallet when execTransaction ran the transaction with this safeTxHash.
-const EXECUTION_SUCCESS = toEventSelector("ExecutionSuccess(bytes32,uint256)");
-
-/** Checks one request's transaction now (used right after sending). */
-export async function trackTransaction(s: Services, requestId: string) {
+/**
+ * Checks one request's transaction now. `quick` (right after sending): only whether its newest
+ * hash is mined; otherwise the full check of the scheduled scan (replacement included).
+ */
+export async function trackTransaction(
+  s: Services,
+  requestId: string,
+  options: { quick?: boolean } = {},
+) {
   const rows = await s.db.query<PendingRow>(
     `select ${COLUMNS} from chain_txs
       where request_id = $1 and status = 'PENDING' and tx_hash is not null`,
     [requestId],
   );
-  await settle(s, rows, s.clock.now());
+  await settle(s, rows, s.clock.now(), options);
 }
 
 /**
@@ -59,6 +73,11 @@ export const PENDING_SCAN_SQL = `select ${COLUMNS} from chain_txs
     where status = 'PENDING' and tx_hash is not null and chain_id = $1
     order by sent_at limit 200`;
 
+// SUCCESS rows whose block is still re-checked for a reorganisation (chain_txs_reorg_watch_idx).
+const WATCH_SCAN_SQL = `select ${COLUMNS} from chain_txs
+    where status = 'SUCCESS' and watch_until_block is not null and chain_id = $1
+    order by watch_until_block limit 200`;
+
 /** Checks every PENDING transaction of the configured chains (scheduled). */
 export async function trackPendingTransactions(s: Services, nowMs = s.clock.now()) {
   const scans = [
@@ -67,125 +86,180 @@ export async function trackPendingTransactions(s: Services, nowMs = s.clock.now(
   ].filter((x) => x !== null);
   for (const scan of scans) {
     const rows = await s.db.query<PendingRow>(PENDING_SCAN_SQL, [scan.chainId]);
+    if (scan.network === "polygon") {
+      rows.push(...await s.db.query<PendingRow>(WATCH_SCAN_SQL, [scan.chainId]));
+    }
     await settle(s, rows.filter((r) => r.network === scan.network), nowMs);
   }
 }
 
-async function settle(s: Services, rows: PendingRow[], nowMs: number) {
-  if (rows.length === 0) return;
-  const decided: {
-    request_id: string;
-    status: "SUCCESS" | "FAILED";
-    tx_hash: string;
-    exec_of: string | null;
-    fail_reason: string | null;
-  }[] = [];
-  const paused = new Set<string>();
-  for (const row of rows) {
-    if (paused.has(row.network)) continue;
-    let status: "SUCCESS" | "FAILED" | null;
-    // XPLA names the hash that decided the request (one of its attempts) and why it failed.
-    let decidedBy: { txHash: string; failReason?: string } | null = null;
+/** What settle writes for one request. */
+type Decided = {
+  request_id: string;
+  status: TxDecision["status"];
+  tx_hash: string | null;
+  exec_of: string | null;
+  fail_reason: string | null;
+  mined_block: string | null;
+  mined_block_hash: string | null;
+  watch_until: string | null;
+};
+
+async function decideAll(
+  s: Services,
+  rows: PendingRow[],
+  nowMs: number,
+  options: { quick?: boolean },
+): Promise<Decided[]> {
+  const decided: Decided[] = [];
+  const push = (row: PendingRow, d: TxDecision) => {
+    const mined = "minedBlock" in d ? d : null;
+    decided.push({
+      request_id: row.request_id,
+      status: d.status,
+      tx_hash: ("txHash" in d ? d.txHash : undefined) ?? null,
+      exec_of: row.exec_of,
+      fail_reason: ("failReason" in d ? d.failReason : undefined) ?? null,
+      mined_block: mined?.minedBlock == null ? null : String(mined.minedBlock),
+      mined_block_hash: mined?.minedBlockHash ?? null,
+      watch_until: "watchUntil" in d && d.watchUntil !== undefined ? String(d.watchUntil) : null,
+    });
+  };
+  const polygon = rows.filter((r) => r.network !== "xpla");
+  if (polygon.length > 0 && s.chain) {
+    const chain = s.chain;
+    const mine = polygon.filter((r) => r.chain_id === chain.chainId);
     try {
-      if (row.network === "xpla") {
-        if (!s.xpla || row.chain_id !== s.xpla.lockId) continue;
-        const got = await xplaOutcome(s, s.xpla, row, nowMs);
-        decidedBy = got;
-        status = got?.status ?? null;
-      } else {
-        if (!s.chain || row.chain_id !== s.chain.chainId) continue;
-        status = await outcome(s, s.chain, row, nowMs);
+      const decisions = await polygonDecisions(s, chain, mine, nowMs, options);
+      for (const row of mine) {
+        const d = decisions.get(row.request_id);
+        if (d) push(row, d);
       }
     } catch (err) {
       s.log.warn("transaction tracking paused: chain unreachable", {
-        network: row.network,
-        err: describeChainError(err, s.chain ? [s.chain.rpcUrl] : []),
-      });
-      paused.add(row.network);
-      continue;
-    }
-    if (status) {
-      decided.push({
-        request_id: row.request_id,
-        status,
-        tx_hash: decidedBy?.txHash ?? row.tx_hash,
-        exec_of: row.exec_of,
-        fail_reason: decidedBy?.failReason ?? null,
+        network: "polygon",
+        err: describeChainError(err, chain.rpcUrls),
       });
     }
   }
+  for (const row of rows.filter((r) => r.network === "xpla")) {
+    if (!s.xpla || row.chain_id !== s.xpla.lockId) continue;
+    try {
+      // XPLA names the hash that decided the request (one of its attempts) and why it failed.
+      const got = await xplaOutcome(s, s.xpla, row, nowMs);
+      if (got) push(row, { status: got.status, txHash: got.txHash, failReason: got.failReason });
+    } catch (err) {
+      s.log.warn("transaction tracking paused: chain unreachable", {
+        network: "xpla",
+        err: describeChainError(err),
+      });
+      break;
+    }
+  }
+  return decided;
+}
+
+async function settle(
+  s: Services,
+  rows: PendingRow[],
+  nowMs: number,
+  options: { quick?: boolean } = {},
+) {
+  if (rows.length === 0) return;
+  const decided = await decideAll(s, rows, nowMs, options);
   if (decided.length === 0) return;
-  // One statement for the batch; only the instance that moves a row out of PENDING schedules
-  // its callback. A settled execTransaction settles the request it executed (exec_of) too; a
-  // reverted execution leaves the Safe nonce unused, so a later successful one may still follow.
-  let moved: { request_id: string; appid: string }[] = [];
+  const finals = decided.filter((d) => d.status === "SUCCESS" || d.status === "FAILED");
+  const progress = decided.filter((d) => d.status === "PENDING");
+  const watchEnds = decided.filter((d) => d.status === "WATCH_END").map((d) => d.request_id);
+  let moved: { request_id: string; appid: string; callback_state: string }[] = [];
   try {
-    moved = await s.db.query<{ request_id: string; appid: string }>(
-      `update chain_txs t set status = x.status, updated_at = $2,
-            tx_hash = x.tx_hash, fail_reason = x.fail_reason,
-            callback_state = case when t.callback_url is null then 'none' else 'due' end,
-            callback_next_at = $2
-       from jsonb_to_recordset($1::jsonb) as x(request_id text, status text, tx_hash text,
-              exec_of text, fail_reason text)
-      where (t.request_id = x.request_id and t.status = 'PENDING')
-         or (t.request_id = x.exec_of and (t.status in ('WAITING', 'PENDING')
-             or (t.status = 'FAILED' and x.status = 'SUCCESS')))
-      returning t.request_id, t.appid`,
-      [decided, new Date(nowMs)],
-    );
+    if (watchEnds.length > 0) {
+      await s.db.query(
+        `update chain_txs set watch_until_block = null
+          where request_id in (select jsonb_array_elements_text($1::jsonb)) and status = 'SUCCESS'`,
+        [watchEnds],
+      );
+    }
+    if (progress.length > 0) {
+      // Mined and waiting for confirmations, or back from a reorganised block: PENDING, and a
+      // callback not yet sent waits for the final state.
+      const back = await s.db.query<{ request_id: string; appid: string; callback_state: string }>(
+        `update chain_txs t set status = 'PENDING', tx_hash = coalesce(x.tx_hash, t.tx_hash),
+              mined_block = x.mined_block::bigint, mined_block_hash = x.mined_block_hash,
+              watch_until_block = null,
+              updated_at = case when t.status = 'PENDING' then t.updated_at else $2 end,
+              callback_state = case when t.callback_state = 'due' then 'none'
+                               else t.callback_state end
+         from jsonb_to_recordset($1::jsonb) as x(request_id text, tx_hash text,
+                mined_block text, mined_block_hash text)
+        where t.request_id = x.request_id and t.status in ('PENDING', 'SUCCESS')
+        returning t.request_id, t.appid, t.callback_state`,
+        [progress, new Date(nowMs)],
+      );
+      for (const appid of new Set(back.map((r) => r.appid))) txRecordsChanged(s.db, appid);
+    }
+    // One statement for the batch; only the instance that moves a row to a final state schedules
+    // its callback, and only when that state was not already reported. A settled execTransaction
+    // settles the request it executed (exec_of) too; a reverted execution leaves the Safe nonce
+    // unused, so a later successful one may still follow.
+    if (finals.length > 0) {
+      moved = await s.db.query<{ request_id: string; appid: string; callback_state: string }>(
+        `update chain_txs t set status = x.status, updated_at = $2,
+              tx_hash = coalesce(x.tx_hash, t.tx_hash),
+              fail_reason = case when x.status = 'FAILED' then x.fail_reason end,
+              mined_block = case when t.request_id = x.request_id
+                then coalesce(x.mined_block::bigint, t.mined_block) end,
+              mined_block_hash = case when t.request_id = x.request_id
+                then coalesce(x.mined_block_hash, t.mined_block_hash) end,
+              watch_until_block = case when t.request_id = x.request_id and x.status = 'SUCCESS'
+                then x.watch_until::bigint end,
+              callback_version = case
+                when t.callback_status is not null and t.callback_status <> x.status
+                then t.callback_version + 1 else t.callback_version end,
+              callback_state = case when t.callback_url is null then 'none'
+                when t.callback_status is not distinct from x.status then t.callback_state
+                else 'due' end,
+              callback_next_at = $2
+         from jsonb_to_recordset($1::jsonb) as x(request_id text, status text, tx_hash text,
+                exec_of text, fail_reason text, mined_block text, mined_block_hash text,
+                watch_until text)
+        where (t.request_id = x.request_id and (t.status = 'PENDING'
+               or (t.status = 'SUCCESS' and t.watch_until_block is not null)))
+           or (t.request_id = x.exec_of and (t.status in ('WAITING', 'PENDING')
+               or (t.status = 'FAILED' and x.status = 'SUCCESS')))
+        returning t.request_id, t.appid, t.callback_state`,
+        [finals, new Date(nowMs)],
+      );
+    }
   } catch (err) {
-    // The update may have committed before its answer was lost: every app's pages are stale.
+    // An update may have committed before its answer was lost: every app's pages are stale.
     txRecordsChanged(s.db);
     throw err;
   }
   for (const appid of new Set(moved.map((r) => r.appid))) txRecordsChanged(s.db, appid);
   const settledIds = new Set(moved.map((r) => r.request_id));
-  for (const d of decided) {
+  for (const d of finals) {
     if (!settledIds.has(d.request_id)) continue;
     const row = rows.find((r) => r.request_id === d.request_id)!;
+    if (row.status !== "PENDING") continue;
     const since = (row.sent_at ?? row.updated_at).getTime();
     s.metrics.chainSettled.inc({ status: d.status });
     s.metrics.chainConfirmation.observe({ status: d.status }, Math.max(0, nowMs - since) / 1000);
   }
-  if (moved.length > 0) await deliverDueCallbacks(s, nowMs);
+  if (moved.some((r) => r.callback_state === "due")) await deliverDueCallbacks(s, nowMs);
 }
 
-// SUCCESS / FAILED once known, null while still pending; throws when the node is unreachable.
-async function outcome(
-  s: Services,
-  chain: PolygonChain,
-  row: PendingRow,
-  nowMs: number,
-): Promise<"SUCCESS" | "FAILED" | null> {
-  const hash = row.tx_hash as Hex;
-  const receipt = await chain.client.getTransactionReceipt({ hash }).catch(nullUnlessUnreachable);
-  if (receipt) {
-    // A registered hash must be the requested transaction: same sender and contract; for a
-    // request sent by a multi-signature wallet, an execution of its Safe transaction by the wallet.
-    const matches = row.safe_tx_hash
-      ? receipt.to?.toLowerCase() === row.from_address.toLowerCase() &&
-        receipt.logs.some((log) =>
-          log.address.toLowerCase() === row.from_address.toLowerCase() &&
-          log.topics[0] === EXECUTION_SUCCESS &&
-          log.topics[1]?.toLowerCase() === row.safe_tx_hash!.toLowerCase()
-        )
-      : receipt.from.toLowerCase() === row.from_address.toLowerCase() &&
-        receipt.to?.toLowerCase() === row.contract.toLowerCase();
-    return receipt.status === "success" && matches ? "SUCCESS" : "FAILED";
-  }
-  const since = (row.sent_at ?? row.updated_at).getTime();
-  if (nowMs - since < s.config.TX_DROP_AFTER_MS) return null;
-  const seen = await chain.client.getTransaction({ hash }).catch(nullUnlessUnreachable);
-  return seen ? null : "FAILED";
+/** The Standard Webhooks id of a request's callback: the same on every retry of one report. */
+export function callbackId(requestId: string, version: number): string {
+  return version === 0 ? `tx_${requestId}` : `tx_${requestId}.${version}`;
 }
 
-function nullUnlessUnreachable(err: unknown): null {
-  if (isUnreachable(err)) throw err;
-  return null;
-}
-
-/** Delivers due callbacks (claimed with a lease, so concurrent runs never double-send). */
-async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
+/**
+ * Delivers due callbacks, claimed with a lease so concurrent runs never double-send; each
+ * delivery's outcome is written as soon as it is answered, so an instance killed mid-batch
+ * leaves only the callbacks then in flight to be sent again (under the same webhook-id).
+ */
+export async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
   const leaseMs = s.config.OUTBOUND_TIMEOUT_MS * 2;
   const rows = await s.db.query<{
     request_id: string;
@@ -194,6 +268,7 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
     tx_type: string;
     callback_url: string;
     callback_attempts: number;
+    callback_version: number;
     game_index: number;
   }>(
     `update chain_txs set callback_next_at = $2, callback_attempts = callback_attempts + 1
@@ -201,10 +276,11 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
         select request_id from chain_txs
          where callback_state = 'due' and callback_next_at <= $1
          order by callback_next_at limit 50 for update skip locked)
-      returning request_id, tx_hash, status, tx_type, callback_url, callback_attempts, game_index`,
+      returning request_id, tx_hash, status, tx_type, callback_url, callback_attempts,
+        callback_version, game_index`,
     [new Date(nowMs), new Date(nowMs + leaseMs)],
   );
-  const results = await Promise.all(rows.map(async (row) => {
+  await Promise.all(rows.map(async (row) => {
     const payload: TxCallback = {
       requestId: row.request_id,
       txHash: row.tx_hash,
@@ -219,7 +295,11 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
         headers: { "content-type": "application/json" },
         body: JSON.stringify(payload),
         signWith: s.secrets.webhookSecret,
-        sign: await webhookSigner(s, row.game_index, `tx_${row.request_id}`),
+        sign: await webhookSigner(
+          s,
+          row.game_index,
+          callbackId(row.request_id, row.callback_version),
+        ),
         purpose: "tx-callback",
       });
       if (res.status >= 200 && res.status < 300) outcome = "done";
@@ -239,33 +319,21 @@ async function deliverDueCallbacks(s: Services, nowMs = s.clock.now()) {
             s.config.CALLBACK_RETRY_BASE_MS,
             s.config.CALLBACK_RETRY_MAX_MS,
           ),
-      ).toISOString()
+      )
       : null;
-    return {
-      request_id: row.request_id,
-      state: outcome === "retry" ? "due" : outcome,
-      next_at: next,
-    };
-  }));
-  if (results.length === 0) return;
-  await s.db.query(
-    `update chain_txs t set callback_state = x.state, callback_next_at = x.next_at
-       from jsonb_to_recordset($1::jsonb) as x(request_id text, state text, next_at timestamptz)
-      where t.request_id = x.request_id`,
-    [results],
-  );
-}
-
-/** The scheduled job: settle pending transactions, then deliver due callbacks. */
-export const chainTrackerJob = {
-  name: "chain-transactions",
-  async run(s: Services, nowMs: number) {
-    await trackPendingTransactions(s, nowMs);
-    await deliverDueCallbacks(s, nowMs);
-    await noticeDeployedSafes(s).catch((err) =>
-      s.log.warn("multisig tracking paused", {
-        err: describeChainError(err, [s.chain?.rpcUrl ?? ""]),
-      })
+    // Written only while the row still holds this claim (status and version unchanged).
+    await s.db.query(
+      `update chain_txs set callback_state = $2, callback_next_at = $3,
+              callback_status = case when $2 = 'done' then $4 else callback_status end
+        where request_id = $1 and status = $4 and callback_version = $5
+          and callback_state = 'due'`,
+      [
+        row.request_id,
+        outcome === "retry" ? "due" : outcome,
+        next,
+        row.status,
+        row.callback_version,
+      ],
     );
-  },
-};
+  }));
+}

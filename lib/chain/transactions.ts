@@ -18,7 +18,6 @@ import { currentFees, pendingNonce, requireChain, signAndBroadcast } from "./sen
 import { trackTransaction } from "./tracker.ts";
 import { findSafe } from "./safe/wallets.ts";
 import { insertRecord, txRecordStatement } from "./tx_insert.ts";
-import { txRecordsChanged } from "./tx_list_cache.ts";
 import { createSafeTransaction } from "./safe/transactions.ts";
 
 /** Transaction types recorded (txType). */
@@ -29,6 +28,7 @@ export type TxType =
   | "CONVERT_TO_TOKEN"
   | "CONVERT_TO_CURRENCY"
   | "DEPLOY"
+  | "CONTRACT_CALL"
   | "MULTISIG_TX";
 
 /** Who asks and how the answer should look. */
@@ -182,16 +182,23 @@ export async function createTransaction(
       gas,
       ...fees,
     }, {
-      record: (hash, nonce) => record("PENDING", hash, nonce),
-      unrecord: async () => {
-        try {
-          await s.db.query("delete from chain_txs where request_id = $1", [requestId]);
-        } finally {
-          txRecordsChanged(s.db, req.appid);
-        }
-      },
+      requestId,
+      appid: req.appid,
+      request: (hash, nonce) =>
+        txRecordStatement({
+          requestId,
+          req,
+          chainId: chain.chainId,
+          type: intent.type,
+          status: "PENDING",
+          from: intent.from,
+          contract: intent.to,
+          hash,
+          nonce,
+          now,
+        }),
     });
-    s.defer(trackTransaction(s, requestId));
+    s.defer(trackTransaction(s, requestId, { quick: true }));
     return { txhash: hash, status: "PENDING", requestId };
   }
   const nonce = await pendingNonce(chain, intent.from);

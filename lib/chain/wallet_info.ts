@@ -6,7 +6,7 @@ import { formatEther, type Hex, parseEther } from "viem";
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { keysetPage, type Page, type PageRequest } from "../reads/page.ts";
-import { onChain, type PolygonChain } from "./polygon.ts";
+import { LOCAL_CHAIN_IDS, onChain } from "./polygon.ts";
 import { parseAddress } from "./registry.ts";
 import { hexToXpla, xplaToHex } from "./xpla/keys.ts";
 import { type XplaWalletState, xplaWalletState } from "./xpla/wallet_state.ts";
@@ -19,14 +19,22 @@ export interface WalletInfo {
   keyHeld: boolean;
   createdAt: string | null;
   /** Chain state, or null when POLYGON_RPC_URL is not configured. */
-  polygon: { chainId: number; balance: string; balanceWei: string; nonce: number } | null;
+  polygon: {
+    chainId: number;
+    balance: string;
+    balanceWei: string;
+    nonce: number;
+    /** True when the balance is below POLYGON_LOW_BALANCE_POL (the gas watch's level). */
+    lowBalance: boolean;
+  } | null;
   /** The same 20 bytes on XPLA (`xpla1…`): one key, one address per network. */
   xplaAddress: string;
   /** XPLA account state, or null when XPLA_LCD_URL is not configured. */
   xpla: XplaWalletState | null;
 }
 
-async function chainState(chain: PolygonChain | undefined, address: Hex) {
+async function chainState(s: Services, address: Hex) {
+  const chain = s.chain;
   if (!chain) return null;
   const [balance, nonce] = await Promise.all([
     onChain("balance lookup", () => chain.client.getBalance({ address })),
@@ -40,6 +48,7 @@ async function chainState(chain: PolygonChain | undefined, address: Hex) {
     balance: formatEther(balance),
     balanceWei: balance.toString(),
     nonce,
+    lowBalance: balance < parseEther(String(s.config.POLYGON_LOW_BALANCE_POL)),
   };
 }
 
@@ -57,7 +66,7 @@ export async function walletInfo(s: Services, value: string): Promise<WalletInfo
     gameIndex: row?.game_index ?? null,
     keyHeld: Boolean(row),
     createdAt: row?.created_at.toISOString() ?? null,
-    polygon: await chainState(s.chain, address),
+    polygon: await chainState(s, address),
     xplaAddress: hexToXpla(address),
     xpla: await xplaWalletState(s.xpla, hexToXpla(address)),
   };
@@ -85,16 +94,13 @@ export async function listWallets(
       gameIndex: q.gameIndex,
       keyHeld: true,
       createdAt: r.created_at.toISOString(),
-      polygon: await chainState(s.chain, address),
+      polygon: await chainState(s, address),
       xplaAddress: hexToXpla(address),
       xpla: await xplaWalletState(s.xpla, hexToXpla(address)),
     };
   }));
   return { items, nextCursor: page.nextCursor };
 }
-
-/** Chain ids of local development nodes (anvil, hardhat, geth --dev, ganache). */
-const LOCAL_CHAIN_IDS = new Set([31337, 1337]);
 
 /**
  * Sends native currency from the node's first unlocked account (a local dev node's funded
@@ -121,7 +127,7 @@ export async function fundFromDevAccount(
   const rpc = chain.client.request as unknown as (
     args: { method: string; params?: unknown[] },
   ) => Promise<unknown>;
-  const accounts = LOCAL_CHAIN_IDS.has(chain.chainId)
+  const accounts = LOCAL_CHAIN_IDS.includes(chain.chainId)
     ? await onChain("dev account lookup", () => rpc({ method: "eth_accounts" })) as string[]
     : [];
   if (accounts.length === 0) {

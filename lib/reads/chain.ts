@@ -71,6 +71,30 @@ export interface TransactionView {
   createdAt: string;
   updatedAt: string;
   sentAt: string | null;
+  /** Why it is FAILED (reverted, nonce used by another transaction, cancelled). */
+  failReason: string | null;
+  /** The block of its mined transaction (while confirmations are awaited, and after). */
+  minedBlock: string | null;
+  /** When POLYGON_MAX_FEE_GWEI stopped a further fee raise. */
+  feeCappedAt: string | null;
+  /** When an operator asked to cancel it. */
+  cancelRequestedAt: string | null;
+}
+
+/**
+ * One broadcast of a request. Polygon fills the fee caps (wei, decimal strings); XPLA fills
+ * `fee` (coins, e.g. "2000000000000000axpla") and `timeoutHeight`; the other pair is null.
+ */
+export interface AttemptView {
+  seq: number;
+  kind: string;
+  txHash: string;
+  nonce: string;
+  maxFeePerGas: string | null;
+  maxPriorityFeePerGas: string | null;
+  fee: string | null;
+  timeoutHeight: string | null;
+  sentAt: string | null;
 }
 
 type TxRow = {
@@ -92,6 +116,10 @@ type TxRow = {
   created_at: Date;
   updated_at: Date;
   sent_at: Date | null;
+  fail_reason: string | null;
+  mined_block: string | null;
+  fee_capped_at: Date | null;
+  cancel_requested_at: Date | null;
 };
 
 function txView(r: TxRow): TransactionView {
@@ -113,12 +141,16 @@ function txView(r: TxRow): TransactionView {
     createdAt: iso(r.created_at)!,
     updatedAt: iso(r.updated_at)!,
     sentAt: iso(r.sent_at),
+    failReason: r.fail_reason,
+    minedBlock: r.mined_block === null ? null : String(r.mined_block),
+    feeCappedAt: iso(r.fee_capped_at),
+    cancelRequestedAt: iso(r.cancel_requested_at),
   };
 }
 
 const TX_COLUMNS = `request_id, appid, network, chain_id, player_id, tx_type, status, from_address,
   contract, tx_hash, nonce, request_params, callback_url, callback_state, callback_attempts,
-  created_at, updated_at, sent_at`;
+  created_at, updated_at, sent_at, fail_reason, mined_block, fee_capped_at, cancel_requested_at`;
 
 /** Transactions of every app of the game, newest first, with optional filters. */
 export async function listGameTransactions(
@@ -139,17 +171,31 @@ export async function listGameTransactions(
   });
 }
 
-/** One transaction of the game, or not_found. */
+/** One transaction of the game with every broadcast attempt, or not_found. */
 export async function getGameTransaction(
   db: Sql,
   gameIndex: number,
   requestId: string,
-): Promise<TransactionView> {
+): Promise<TransactionView & { attempts: AttemptView[] }> {
   await requireGame(db, gameIndex);
-  const [row] = await db.query<TxRow>(
-    `select ${TX_COLUMNS} from chain_txs where game_index = $1 and request_id = $2`,
+  const [row] = await db.query<TxRow & { attempts: AttemptView[] | null }>(
+    `select ${TX_COLUMNS},
+            (select json_agg(json_build_object(
+                      'seq', a.seq, 'kind', coalesce(a.reason, a.kind), 'txHash', a.tx_hash,
+                      'nonce', a.nonce::text, 'maxFeePerGas', a.max_fee_per_gas::text,
+                      'maxPriorityFeePerGas', a.max_priority_fee_per_gas::text, 'fee', a.fee,
+                      'timeoutHeight', a.timeout_height::text, 'sentAt', a.sent_at)
+                    order by a.seq)
+               from chain_tx_attempts a where a.request_id = chain_txs.request_id) as attempts
+       from chain_txs where game_index = $1 and request_id = $2`,
     [gameIndex, requestId],
   );
   if (!row) throw notFound(`requestId ${requestId} not found`, "REQUEST_NOT_FOUND");
-  return txView(row);
+  return {
+    ...txView(row),
+    attempts: (row.attempts ?? []).map((a) => ({
+      ...a,
+      sentAt: a.sentAt === null ? null : new Date(a.sentAt).toISOString(),
+    })),
+  };
 }

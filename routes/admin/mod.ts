@@ -20,6 +20,7 @@ import { registerPushOtpReads } from "./reads_push_otp.ts";
 import { registerWalletAdmin } from "./wallets.ts";
 import { registerMultisigAdmin } from "./multisig.ts";
 import { registerContractActions } from "./contract_actions.ts";
+import { registerTxCancel } from "./tx_cancel.ts";
 
 /** Builds the admin sub-app. */
 export function adminRoutes(): OpenAPIHono<AppEnv> {
@@ -41,5 +42,6 @@ export function adminRoutes(): OpenAPIHono<AppEnv> {
   registerWalletAdmin(app);
   registerMultisigAdmin(app);
   registerContractActions(app);
+  registerTxCancel(app);
   return app;
 }

@@ -29,6 +29,22 @@ const Transaction = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   sentAt: z.string().nullable(),
+  failReason: z.string().nullable(),
+  minedBlock: z.string().nullable(),
+  feeCappedAt: z.string().nullable(),
+  cancelRequestedAt: z.string().nullable(),
+});
+
+const Attempt = z.object({
+  seq: z.number(),
+  kind: z.string().openapi({ description: "send, replace, reprice, resign or cancel" }),
+  txHash: z.string(),
+  nonce: z.string().openapi({ description: "the nonce (XPLA: the account sequence)" }),
+  maxFeePerGas: z.string().nullable().openapi({ description: "wei (Polygon)" }),
+  maxPriorityFeePerGas: z.string().nullable().openapi({ description: "wei (Polygon)" }),
+  fee: z.string().nullable().openapi({ description: "coins paid (XPLA)" }),
+  timeoutHeight: z.string().nullable().openapi({ description: "XPLA" }),
+  sentAt: z.string().nullable(),
 });
 
 const contractsRoute = createRoute({
@@ -68,7 +84,12 @@ const txRoute = createRoute({
   tags: ["admin"],
   summary: "One transaction of the game",
   request: { params: GameIndexParam.extend({ requestId: PathKey }) },
-  responses: { 200: jsonResponse(Transaction, "the transaction") },
+  responses: {
+    200: jsonResponse(
+      Transaction.extend({ attempts: z.array(Attempt) }),
+      "the transaction with every broadcast attempt",
+    ),
+  },
 });
 
 /** Registers the chain read routes. */

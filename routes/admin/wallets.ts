@@ -17,6 +17,7 @@ const walletRecord = z.object({
     balance: z.string(),
     balanceWei: z.string(),
     nonce: z.number(),
+    lowBalance: z.boolean().openapi({ description: "balance below POLYGON_LOW_BALANCE_POL" }),
   }).nullable(),
   xplaAddress: z.string(),
   xpla: z.object({

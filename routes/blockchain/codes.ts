@@ -78,6 +78,22 @@ export const blockchainCatalog: Record<string, CatalogEntry> = {
     status: 400,
     meaning: "multisig signer is not an active account",
   },
+  // Idempotency-Key.
+  IDEMPOTENCY_KEY_INVALID: {
+    code: 2130,
+    status: 400,
+    meaning: "Idempotency-Key not 1-255 visible ASCII characters",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    code: 2131,
+    status: 409,
+    meaning: "Idempotency-Key already used with another request (method, path, network or body)",
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    code: 2132,
+    status: 409,
+    meaning: "the first request with this Idempotency-Key is still running; retry later",
+  },
   CHAIN_UNAVAILABLE: { code: 5031, status: 503, meaning: "blockchain node unreachable" },
   WALLET_BUSY: { code: 5032, status: 503, meaning: "wallet's send lock busy; retry" },
   CHAIN_ERROR: { code: 5021, status: 502, meaning: "blockchain node answered with an error" },

@@ -3,6 +3,7 @@ import type { AppEnv } from "../env.ts";
 import { createFamilyApp } from "../env.ts";
 import { blockchainFamily } from "./envelope.ts";
 import { requireAppToken } from "./auth.ts";
+import { idempotency } from "./idempotency.ts";
 import { registerAuthToken } from "./auth_token.ts";
 import { registerContractsByOwner } from "./contracts_by_owner.ts";
 import { registerNftMint } from "./nft_mint.ts";
@@ -22,6 +23,8 @@ export function blockchainRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(blockchainFamily);
   app.use("/service/v1/*", requireAppToken({ appid: true }));
   app.use("/core/v1/*", requireAppToken({ appid: false }));
+  app.use("/service/v1/*", idempotency);
+  app.use("/core/v1/*", idempotency);
   registerAuthToken(app);
   registerContractsByOwner(app);
   registerNftMint(app);

@@ -68,7 +68,9 @@ export function txRequest(
     isSend: body.isSend,
     encoded: body.encoded,
     callbackUrl: body.callbackUrl,
-    requestId: body.requestId,
+    // With an Idempotency-Key and no requestId, the id the key stands for: a second run of the
+    // same request (after a crash or a 5xx) finds the first one's record instead of sending again.
+    requestId: body.requestId ?? c.get("idempotentRequestId"),
     params,
   };
 }

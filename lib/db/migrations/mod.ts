@@ -15,6 +15,7 @@ import m0012 from "./0012_console.sql" with { type: "text" };
 import m0013 from "./0013_builtin_lexicon.sql" with { type: "text" };
 import m0014 from "./0014_webhook_secrets.sql" with { type: "text" };
 import m0015 from "./0015_chain_attempts.sql" with { type: "text" };
+import m0016 from "./0016_chain_lifecycle.sql" with { type: "text" };
 import m0021 from "./0021_detection_severity.sql" with { type: "text" };
 import m0022 from "./0022_api_key_names.sql" with { type: "text" };
 
@@ -35,6 +36,7 @@ export const migrations: Migration[] = [
   { name: "0013_builtin_lexicon", sql: m0013 },
   { name: "0014_webhook_secrets", sql: m0014 },
   { name: "0015_chain_attempts", sql: m0015 },
+  { name: "0016_chain_lifecycle", sql: m0016 },
   { name: "0021_detection_severity", sql: m0021 },
   { name: "0022_api_key_names", sql: m0022 },
 ];

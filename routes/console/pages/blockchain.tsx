@@ -10,8 +10,8 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Empty, Field, gamePath, PagedTable, when } from "../layout.tsx";
-import { gameOf } from "./params.ts";
+import { Badge, Csrf, Empty, Field, gamePath, PagedTable, when } from "../layout.tsx";
+import { gameOf, seg } from "./params.ts";
 import { PAGE_ROWS } from "./games.tsx";
 import { MultisigTable, WalletsTable } from "./wallets.tsx";
 
@@ -88,6 +88,17 @@ async function chainPage(k: Console, g: number) {
               ["Status", (t) => <Badge value={t.status} />],
               ["Hash", (t) => t.txHash ? <code>{t.txHash}</code> : "—"],
               ["Created", (t) => when(t.createdAt)],
+              ["", (t) =>
+                t.status === "PENDING" && t.network === "polygon" && (
+                  <form
+                    method="post"
+                    action={`${base}/transactions/${seg(t.requestId)}/cancel`}
+                    data-confirm={`Cancel ${t.requestId}? A zero-value transfer replaces it at its nonce.`}
+                  >
+                    <Csrf token={k.csrf} />
+                    <button type="submit" class="danger small">Cancel</button>
+                  </form>
+                )],
             ]}
             empty={
               <Empty
@@ -106,4 +117,20 @@ async function chainPage(k: Console, g: number) {
 /** Registers the blockchain page. */
 export function registerBlockchainPages(app: Hono<ConsoleEnv>, root: RootApp) {
   app.get("/console/g/:g/blockchain", (c) => chainPage(consoleOf(c, root), gameOf(c)));
+  app.post("/console/g/:g/blockchain/transactions/:requestId/cancel", async (c) => {
+    const k = consoleOf(c, root);
+    const g = gameOf(c);
+    const requestId = c.req.param("requestId");
+    const r = await k.api.call(
+      "POST",
+      `/admin/v1/games/${g}/transactions/${seg(requestId)}/cancel`,
+    );
+    if (r.ok) k.log("cancelled transaction", { gameIndex: g, requestId });
+    return k.redirect(
+      gamePath(g, "blockchain"),
+      r.ok
+        ? `Cancel of ${requestId} sent (${r.body.cancelTxHash}); it is FAILED once the cancel is mined.`
+        : `Cancel of ${requestId} refused: ${r.message}`,
+    );
+  });
 }

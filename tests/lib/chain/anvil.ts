@@ -194,10 +194,17 @@ export async function nftTenant(
     name: "N",
     ...contract,
   });
-  /** Mints one token `id` from the minter to the player, sent by the service; `body` overrides. */
-  const mintOne = (id: string, body: Record<string, unknown> = {}) =>
+  /**
+   * Mints one token `id` from the minter to the player, sent by the service; `body` overrides,
+   * `headers` are added.
+   */
+  const mintOne = (
+    id: string,
+    body: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) =>
     callJson("POST", `/service/v1/nft/${nft}/mint`, {
-      headers: tenant.chainHeaders,
+      headers: { ...tenant.chainHeaders, ...headers },
       json: {
         playerId: "1",
         from: minter.address,

@@ -6,6 +6,7 @@ import { chainEnv, chainTestOptions, nftTenant } from "./anvil.ts";
 import { currentFees, signAndBroadcast } from "../../../lib/chain/sending.ts";
 import { withSendLock } from "../../../lib/chain/send_lock.ts";
 import { createPolygonChain } from "../../../lib/chain/polygon.ts";
+import { txRecordStatement } from "../../../lib/chain/tx_insert.ts";
 
 Deno.test({
   ...chainTestOptions,
@@ -40,7 +41,7 @@ Deno.test({
 
 Deno.test({
   ...chainTestOptions,
-  name: "a send that fails before broadcast leaves its nonce for the next send",
+  name: "a send the node refuses for good leaves no record and gives its nonce to the next send",
   async fn() {
     const t = await nftTenant("release game");
     const { tenant, minter, nft } = t;
@@ -52,8 +53,30 @@ Deno.test({
       args: [minter.address, [1n], ["u"], [0n]],
     });
     const before = await t.client.getTransactionCount({ address: minter.address });
-    let recorded: string | undefined;
-    let removed: string | undefined;
+    const record = (requestId: string) => ({
+      requestId,
+      appid: tenant.appid,
+      request: (hash: string, nonce: number) =>
+        txRecordStatement({
+          requestId,
+          req: {
+            appid: tenant.appid,
+            gameIndex: tenant.gameIndex,
+            network: "polygon",
+            playerId: "1",
+            params: {},
+          },
+          chainId: chain.chainId,
+          type: "MINT",
+          status: "PENDING",
+          from: minter.address,
+          contract: nft,
+          hash,
+          nonce,
+          now: new Date(),
+        }),
+    });
+    const refused = crypto.randomUUID();
     // Gas far below the intrinsic cost: the node refuses the broadcast.
     await assert.rejects(() =>
       signAndBroadcast(t.services, chain, {
@@ -63,13 +86,14 @@ Deno.test({
         data,
         gas: 1000n,
         ...fees,
-      }, {
-        record: (hash) => Promise.resolve(void (recorded = hash)),
-        unrecord: (hash) => Promise.resolve(void (removed = hash)),
-      })
+      }, record(refused))
     );
-    assert.ok(recorded);
-    assert.equal(removed, recorded);
+    const left = await t.services.db.query(
+      "select 1 from chain_txs where request_id = $1 union all select 1 from chain_tx_attempts where request_id = $1",
+      [refused],
+    );
+    assert.equal(left.length, 0, "the refused send left no record");
+    const okId = crypto.randomUUID();
     const ok = await signAndBroadcast(t.services, chain, {
       from: minter.address,
       gameIndex: tenant.gameIndex,
@@ -77,8 +101,13 @@ Deno.test({
       data,
       gas: 500_000n,
       ...fees,
-    });
+    }, record(okId));
     assert.equal(ok.nonce, before);
+    const [attempt] = await t.services.db.query<{ nonce: string; tx_hash: string }>(
+      "select nonce::text, tx_hash from chain_tx_attempts where request_id = $1",
+      [okId],
+    );
+    assert.deepEqual(attempt, { nonce: String(before), tx_hash: ok.hash });
   },
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
-import { callJson } from "../../harness.ts";
+import { admin, callJson } from "../../harness.ts";
 import { chainTestOptions, nftTenant, settleSent } from "./anvil.ts";
 import { callbackSink } from "../../routes/blockchain/callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
@@ -53,7 +53,8 @@ Deno.test({
 
 Deno.test({
   ...chainTestOptions,
-  name: "a registered hash never seen on chain is FAILED after TX_DROP_AFTER_MS and reported",
+  name:
+    "a registered hash never seen stays PENDING while its nonce is unused, FAILED once another transaction uses it",
   async fn() {
     const t = await setup("drop game");
     const sink = callbackSink();
@@ -68,11 +69,32 @@ Deno.test({
       await t.services.idle();
       await runScheduled(t.services);
       assert.deepEqual(await t.statuses(), ["PENDING"]);
-      t.clock.advance(t.services.config.TX_DROP_AFTER_MS);
+      // Its signer may still broadcast it: time alone does not fail it.
+      t.clock.advance(t.services.config.TX_DROP_AFTER_MS * 10);
+      await runScheduled(t.services);
+      assert.deepEqual(await t.statuses(), ["PENDING"]);
+      assert.equal(sink.received.length, 0);
+      // The wallet's next transaction takes the request's nonce: now it can never be mined.
+      const other = await t.minter.wallet.sendTransaction({
+        account: t.minter.wallet.account!,
+        chain: t.minter.wallet.chain,
+        to: t.minter.address,
+        value: 0n,
+        nonce: res.body.data.rawTx.nonce,
+      });
+      await t.client.waitForTransactionReceipt({ hash: other });
       await runScheduled(t.services);
       assert.deepEqual(await t.statuses(), ["FAILED"]);
       assert.equal(sink.received.length, 1);
       assert.equal(sink.received[0].body.txStatus, "FAILED");
+      const view = await admin(
+        "GET",
+        `/admin/v1/games/${t.tenant.gameIndex}/transactions/${res.body.data.requestId}`,
+      );
+      assert.match(
+        view.body.failReason,
+        /nonce \d+ was used by a transaction that is not one of this request's/,
+      );
     } finally {
       await sink.close();
     }
@@ -156,6 +178,56 @@ Deno.test({
     } finally {
       await t.anvil.automine(true);
       await sink.close();
+    }
+  },
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name: "each callback's outcome is recorded as soon as it is answered, not when its batch ends",
+  async fn() {
+    const t = await setup("per callback game");
+    const fast = callbackSink();
+    let release = () => {};
+    const gate = new Promise<void>((r) => release = r);
+    const slow = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      await req.text();
+      await gate;
+      return new Response("ok");
+    });
+    // Mined only after both are sent, so the first delivery is the scheduled run's.
+    await t.anvil.automine(false);
+    try {
+      const a = await t.mint("1", { callbackUrl: fast.url });
+      const b = await t.mint("2", { callbackUrl: `http://127.0.0.1:${slow.addr.port}/cb` });
+      await t.services.idle();
+      await t.anvil.mine();
+      for (const r of [a, b]) {
+        await t.client.waitForTransactionReceipt({ hash: r.body.data.txhash });
+      }
+      const state = async (r: typeof a) =>
+        (await t.services.db.query<{ callback_state: string }>(
+          "select callback_state from chain_txs where request_id = $1",
+          [r.body.data.requestId],
+        ))[0].callback_state;
+      const run = runScheduled(t.services);
+      let seen = false;
+      for (let i = 0; i < 200 && !seen; i++) {
+        seen = (await state(a)) === "done";
+        if (!seen) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.ok(seen, "the answered callback is recorded while the other is in flight");
+      assert.equal(await state(b), "due", "the one in flight is still claimed");
+      assert.equal(fast.received.length, 1);
+      release();
+      await run;
+      assert.equal(await state(b), "done");
+      assert.equal(fast.received[0].webhookId, `tx_${a.body.data.requestId}`);
+    } finally {
+      release();
+      await t.anvil.automine(true);
+      await fast.close();
+      await slow.shutdown();
     }
   },
 });

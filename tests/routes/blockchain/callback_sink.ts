@@ -6,6 +6,8 @@ export interface Received {
   body: Record<string, unknown>;
   raw: string;
   signature: string | null;
+  /** The Standard Webhooks message id (the same on every retry of one callback). */
+  webhookId: string | null;
 }
 
 /** Starts a receiver; `status` decides what it answers (default 200). */
@@ -13,7 +15,12 @@ export function callbackSink(status: () => number = () => 200) {
   const received: Received[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const raw = await req.text();
-    received.push({ body: JSON.parse(raw), raw, signature: req.headers.get("x-signature") });
+    received.push({
+      body: JSON.parse(raw),
+      raw,
+      signature: req.headers.get("x-signature"),
+      webhookId: req.headers.get("webhook-id"),
+    });
     return new Response("ok", { status: status() });
   });
   return {

@@ -32,7 +32,7 @@ Deno.test({
         gameIndex,
         keyHeld: true,
         createdAt: "string",
-        polygon: { chainId: 31337, balance: "0", balanceWei: "0", nonce: 0 },
+        polygon: { chainId: 31337, balance: "0", balanceWei: "0", nonce: 0, lowBalance: true },
       },
     );
 
@@ -235,7 +235,7 @@ Deno.test({
 
     // Funding from the node's dev account is refused on a chain that is not a local one.
     const local = services.chain!;
-    services.chain = createPolygonChain({ rpcUrl: local.rpcUrl, chainId: 137 });
+    services.chain = createPolygonChain({ rpcUrls: local.rpcUrls, chainId: 137 });
     try {
       const refused = await admin("POST", `/admin/v1/wallets/${player}/fund`, { amount: "1" });
       assert.equal(refused.status, 403);

@@ -1,6 +1,6 @@
 /** A webhook receiver on loopback and a transaction callback made due, for the webhook tests. */
 import { testEnv } from "../../harness.ts";
-import { chainTrackerJob } from "../../../lib/chain/tracker.ts";
+import { chainTrackerJob } from "../../../lib/chain/tracker_job.ts";
 
 /** One message the receiver got. */
 export interface Delivery {
