@@ -1,7 +1,8 @@
 /**
  * Several platform servers (`server.ts` processes) on one PostgreSQL and one Redis, for the
  * many-instances tier (`deno run -A dev/run_tests.ts multi`). The tier passes the stores' settings
- * in the environment (see storeEnv in dev/run_tests.ts); every instance gets the same secrets,
+ * in the environment (TCP: DATABASE_URL, DATABASE_DRIVER, REDIS_URL; the load scripts pass the
+ * bridges' settings the same way); every instance gets the same secrets,
  * so any instance can serve any request, and each can be killed and started again.
  */
 import { generatePrivateJwk } from "../../lib/auth/keys.ts";
@@ -12,6 +13,7 @@ import { type ServerProcess, startServerProcess } from "../server_process.ts";
 export const STORE_VARIABLES = [
   "DATABASE_URL",
   "DATABASE_DRIVER",
+  "DATABASE_POOL_MAX",
   "NEON_FETCH_ENDPOINT",
   "UPSTASH_REDIS_REST_URL",
   "UPSTASH_REDIS_REST_TOKEN",
