@@ -219,7 +219,10 @@ async function settle(
               callback_state = case when t.callback_url is null then 'none'
                 when t.callback_status is not distinct from x.status then t.callback_state
                 else 'due' end,
-              callback_next_at = $2
+              -- A callback already due for this same state keeps its time: it may be in flight
+              -- under another run's lease, or waiting for its retry.
+              callback_next_at = case when t.callback_state = 'due' and t.status = x.status
+                then t.callback_next_at else $2 end
          from jsonb_to_recordset($1::jsonb) as x(request_id text, status text, tx_hash text,
                 exec_of text, fail_reason text, mined_block text, mined_block_hash text,
                 watch_until text)

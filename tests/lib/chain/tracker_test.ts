@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
 import { admin, callJson } from "../../harness.ts";
-import { chainTestOptions, nftTenant, settleSent } from "./anvil.ts";
+import { chainTestOptions, nftTenant, settleSent, TEST_CHAIN_ID } from "./anvil.ts";
+import { createPolygonChain } from "../../../lib/chain/polygon.ts";
 import { callbackSink } from "../../routes/blockchain/callback_sink.ts";
 import { runScheduled } from "../../../lib/scheduled.ts";
+import { trackPendingTransactions } from "../../../lib/chain/tracker.ts";
 
 async function setup(name: string) {
   const t = await nftTenant(name);
@@ -228,6 +230,68 @@ Deno.test({
       await t.anvil.automine(true);
       await fast.close();
       await slow.shutdown();
+    }
+  },
+});
+
+Deno.test({
+  ...chainTestOptions,
+  name: "a callback in flight is not claimed again when a second tracker settles the same request",
+  async fn() {
+    const t = await setup("watched callback game");
+    let release = () => {};
+    const gate = new Promise<void>((r) => release = r);
+    let received = 0;
+    const slow = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      await req.text();
+      received++;
+      await gate;
+      return new Response("ok");
+    });
+    // A second instance whose node answers late: it reads the request PENDING, then settles it
+    // SUCCESS after the first instance has already claimed and is delivering its callback.
+    let letLateNodeAnswer = () => {};
+    const lateNodeMayAnswer = new Promise<void>((r) => letLateNodeAnswer = r);
+    const lateNode = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+      const body = await req.text();
+      await lateNodeMayAnswer;
+      return await fetch(t.anvil.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+    });
+    const second = {
+      ...t.services,
+      chain: createPolygonChain({
+        rpcUrl: `http://127.0.0.1:${lateNode.addr.port}`,
+        chainId: TEST_CHAIN_ID,
+        timeoutMs: 30_000,
+      }),
+    };
+    await t.anvil.automine(false);
+    try {
+      const a = await t.mint("1", { callbackUrl: `http://127.0.0.1:${slow.addr.port}/cb` });
+      await t.services.idle();
+      await t.anvil.mine();
+      await t.client.waitForTransactionReceipt({ hash: a.body.data.txhash });
+      const late = trackPendingTransactions(second, t.clock.now());
+      await new Promise((r) => setTimeout(r, 300));
+      const first = trackPendingTransactions(t.services, t.clock.now());
+      for (let i = 0; i < 200 && received === 0; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.equal(received, 1, "the first instance sends the callback");
+      letLateNodeAnswer();
+      await late;
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(received, 1, "the callback in flight is not sent a second time");
+      release();
+      await first;
+    } finally {
+      release();
+      letLateNodeAnswer();
+      await t.anvil.automine(true);
+      await slow.shutdown();
+      await lateNode.shutdown();
     }
   },
 });
