@@ -16,6 +16,7 @@ import { embeddedDatabase, embeddedSecrets } from "./lib/embedded.ts";
 import { createDenoItemSocket } from "./lib/items/socket_deno.ts";
 import { createDenoResolver } from "./lib/outbound/resolve_deno.ts";
 import { createDenoPushHttp } from "./lib/push/http_deno.ts";
+import { openRedisKv } from "./lib/kv/tcp.ts";
 import { batchedLines, createLogger, writeAll } from "./lib/log.ts";
 
 /** Deno.cron's shape (an unstable API outside Deno Deploy, so not in every type library). */
@@ -77,9 +78,11 @@ export async function serveDeno(config: Config) {
     itemSocket: createDenoItemSocket(),
     resolveHost: createDenoResolver(),
     pushHttp: createDenoPushHttp(),
+    openRedis: (url) => openRedisKv(url),
   });
   const app = createApp(services);
   const log = services.log;
+  services.log.info("stores", { database: services.db.kind, kv: services.kv.kind });
   if (config.embedded) {
     console.log(
       `embedded mode: PGlite and secrets under ${config.DATA_DIR}/, in-memory KV\n` +

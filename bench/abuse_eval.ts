@@ -61,6 +61,9 @@ export function obscenitySameLists(): Filter {
   return (text) => matcher.hasMatch(text);
 }
 
+/** Abusive kinds of the hold-out samples (rows of their own, not per-language rows). */
+export const HOLDOUT_KINDS = ["peer_word", "phrase", "abuse_heldout"];
+
 /** Counts per row: flagged of total. */
 export type Counts = Map<string, { hit: number; total: number }>;
 
@@ -80,10 +83,9 @@ export function evaluate(items: EvalItem[], filter: Filter, progress = false): C
     if (item.abusive) {
       bump("recall: all disguised", hit && true);
       bump(`recall: ${item.kind}`, hit);
+      if (item.family) bump(`recall ${item.kind} ${item.family}: ${item.lang}`, hit);
       // Per-language rows keep to the listed words; the hold-outs have rows of their own.
-      if (item.kind !== "peer_word" && item.kind !== "phrase") {
-        bump(`recall lang: ${item.lang}`, hit);
-      }
+      if (!HOLDOUT_KINDS.includes(item.kind)) bump(`recall lang: ${item.lang}`, hit);
     } else {
       bump(`fp ${item.kind}: ${item.lang}`, hit);
       if (item.family) bump(`fp ${item.kind} ${item.family}: ${item.lang}`, hit);
@@ -92,7 +94,7 @@ export function evaluate(items: EvalItem[], filter: Filter, progress = false): C
   // "all disguised" leaves out the undisguised texts (plain, the outside list, the hold-outs).
   const all = rows.get("recall: all disguised")!;
   const plain = rows.get("recall: plain");
-  for (const undisguised of ["outside_list", "peer_word", "phrase"]) {
+  for (const undisguised of ["outside_list", ...HOLDOUT_KINDS]) {
     const r = rows.get(`recall: ${undisguised}`);
     if (all && r) {
       all.hit -= r.hit;

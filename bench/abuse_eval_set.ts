@@ -27,7 +27,7 @@ export interface EvalItem {
   /** Evasion class for abusive items, or the clean family ("dictionary", "sentence"). */
   kind: string;
   abusive: boolean;
-  /** Where a clean sentence comes from (headline, name, chat, quote, template), when known. */
+  /** Where a sentence comes from (headline, name, chat, quote, template; swear, plain...), when known. */
   family?: string;
 }
 
@@ -48,9 +48,10 @@ export function listedWords(): Map<Language, string[]> {
     }
     // Definite word entries: not context-only, not intensifiers, not parts of phrase rules.
     const { forbidden, labels } = LEXICON[lang];
+    // (A listed word that is also a name, "<category> <severity> word name", is a word too.)
     const kept = new Set(
       forbidden.filter((e, i) =>
-        !e.startsWith("~") && labels[i].split(" ").length === 2 &&
+        !e.startsWith("~") && labels[i].replace(/ word name$/, "").split(" ").length === 2 &&
         !labels[i].startsWith("intensifier")
       ).map((e) => e.replace(/^[*|]|[*|]$/g, "").toLowerCase()),
     );
@@ -433,8 +434,11 @@ function tsvRows(file: string): string[][] {
 
 /**
  * The hold-out samples (tests/lib/abuse/holdout/, see NOTICE.md there): the peer lists' words
- * (kind "peer_word"), the phrase sample (kind "phrase"; its clean lines kind "phrase_clean") and
- * the clean sentence sample (kind "sentence", family headline, name or chat).
+ * (kind "peer_word"), the phrase sample (kind "phrase"; its clean lines kind "phrase_clean"), the
+ * clean sentence sample (kind "sentence", family headline, name or chat) and the second English
+ * pair, kept apart from the first: clean lines (kind "clean_heldout", family headline, name,
+ * chat, game, sports or finance) and abusive lines (kind "abuse_heldout", family swear, plain,
+ * evasion or threat).
  */
 export function holdoutItems(): EvalItem[] {
   const peer: { words: string[] } = JSON.parse(
@@ -458,6 +462,20 @@ export function holdoutItems(): EvalItem[] {
       lang: lang as Language,
       kind: "sentence",
       abusive: false,
+      family,
+    })),
+    ...tsvRows("clean_en_heldout.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "clean_heldout",
+      abusive: false,
+      family,
+    })),
+    ...tsvRows("abusive_en_heldout.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "abuse_heldout",
+      abusive: true,
       family,
     })),
   ];

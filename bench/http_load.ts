@@ -3,21 +3,33 @@
  * same run (and with the floor of a cached read, bench/read_floor.ts): rounds alternate between the targets and the medians are reported, with each
  * target's share of bare Hono's req/s. The service runs in this process (as `deno run main.ts`
  * would), bare Hono in its own; on the real tier PostgreSQL and Redis are reached through the
- * production drivers and the local Neon and Upstash bridges (each in its own process).
+ * production drivers and the local Neon and Upstash bridges (each in its own process), on
+ * real:tcp over TCP (postgres.js, ioredis), and real:both measures the item reads and their
+ * floor through both, on one database, in the same rounds ("TCP:" marks the TCP ones).
  *
- *   deno run -A bench/http_load.ts embedded|real [--rounds 3] [--seconds 10] [--only name,...]
- *     [--no-request-lines]
+ *   deno run -A bench/http_load.ts embedded|real|real:tcp|real:both [--rounds 3] [--seconds 10]
+ *     [--only name,...] [--no-request-lines]
  *
  * Needs `wrk` (Debian: apt-get install -y wrk).
  */
 import { Hono } from "hono";
 import { cliFlag } from "../dev/cli_flag.ts";
-import { atFinish, freePort, median, runScript, spawnDeno, useTier } from "./real_tier.ts";
+import {
+  atFinish,
+  freePort,
+  median,
+  runScript,
+  spawnDeno,
+  tcpStores,
+  tierArg,
+  useTier,
+} from "./real_tier.ts";
+import type { Sql } from "../lib/db/port.ts";
 import { seedTenant, testEnv } from "../tests/harness.ts";
 import { seedItemRead, serveApp } from "./served_app.ts";
 import { seedChainTxs } from "../tests/seed_rows.ts";
 
-const tier = Deno.args[0] === "real" ? "real" : "embedded";
+const tier = tierArg();
 const rounds = Number(cliFlag("rounds") ?? 3);
 const seconds = Number(cliFlag("seconds") ?? 10);
 const only = cliFlag("only")?.split(",");
@@ -108,22 +120,47 @@ async function main() {
     rows: 100_000,
   });
   // The database floor: a bare Hono route in this process running the item read's one SELECT
-  // through the same driver and database, without authentication, logging or validation.
-  const floor = new Hono();
-  floor.get("/item/:id", async (c) => {
-    const rows = await services.db.query(
-      `select status, attempts, last_code, last_message, delivered_at from item_requests
-        where game_index = $1 and transaction_id = $2`,
-      [t.gameIndex, c.req.param("id")],
+  // through the same driver, pool and database, without authentication, logging or validation.
+  const serveFloor = (db: Sql) => {
+    const floor = new Hono();
+    floor.get("/item/:id", async (c) => {
+      const rows = await db.query(
+        `select status, attempts, last_code, last_message, delivered_at from item_requests
+          where game_index = $1 and transaction_id = $2`,
+        [t.gameIndex, c.req.param("id")],
+      );
+      return c.json(rows[0]);
+    });
+    const port = freePort();
+    const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, floor.fetch);
+    atFinish(() => server.shutdown());
+    return `http://127.0.0.1:${port}`;
+  };
+  const floorUrl = serveFloor(services.db);
+  // real:both: the same reads once more over the TCP adapters, on the same database.
+  const tcpTargets: Target[] = [];
+  if (tier === "real:both") {
+    const stores = tcpStores();
+    const tcpBase = await serveApp(noLines ? { LOG_REQUEST_SAMPLE: 0 } : {}, stores);
+    const tcpUncached = await serveApp({ ITEM_STATE_CACHE_MS: 0, TX_LIST_CACHE_MS: 0 }, stores);
+    const key = { authorization: `Bearer ${apiKey}` };
+    tcpTargets.push(
+      {
+        name: "TCP: bare Hono + the item read's SELECT (floor)",
+        url: `${serveFloor(stores.db)}/item/${transactionId}`,
+      },
+      {
+        name: "TCP: GET /items/v1/requests/{id} (API key)",
+        url: `${tcpBase}/items/v1/requests/${transactionId}`,
+        headers: key,
+      },
+      {
+        name: "TCP: GET /items/v1/requests/{id} (API key), state cache off",
+        url: `${tcpUncached}/items/v1/requests/${transactionId}`,
+        headers: key,
+      },
     );
-    return c.json(rows[0]);
-  });
-  const floorPort = freePort();
-  const floorServer = Deno.serve(
-    { hostname: "127.0.0.1", port: floorPort, onListen: () => {} },
-    floor.fetch,
-  );
-  atFinish(() => floorServer.shutdown());
+  }
   const targets: Target[] = [
     { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` },
     {
@@ -133,7 +170,7 @@ async function main() {
     { name: "service /healthz", url: `${base}/healthz` },
     {
       name: "bare Hono + the item read's SELECT (floor)",
-      url: `http://127.0.0.1:${floorPort}/item/${transactionId}`,
+      url: `${floorUrl}/item/${transactionId}`,
     },
     { name: "GET /service/v1/tx (bearer)", url: `${base}/service/v1/tx`, headers: t.chainHeaders },
     {
@@ -188,6 +225,7 @@ async function main() {
       url: `${uncached}/service/v1/tx?page=200`,
       headers: large.chainHeaders,
     },
+    ...tcpTargets,
   ].filter((x) => !only || x.name === "bare Hono /healthz" || only.some((o) => x.name.includes(o)));
   // Warm up every target once (JIT, caches) before measuring. The floor of the item read must
   // answer the service's bytes, or it would not be the same work.

@@ -5,10 +5,14 @@
  * from the first registration to the last grant. Checks 0 lost (every request DELIVERED and
  * applied once by the reference game server) and counts database statements per delivery.
  *
- *   deno run -A bench/items_load.ts embedded|real [--n 2000] [--old 100000] [--rounds 3]
+ *   deno run -A bench/items_load.ts embedded|real|real:tcp|real:both [--n 2000] [--old 100000]
+ *     [--rounds 3] [--transports http,tcp]
+ *
+ * real:both runs each round's outbox through the Neon driver (bridge) and the TCP adapter, on
+ * one database.
  */
 import { cliFlag } from "../dev/cli_flag.ts";
-import { atFinish, median, runScript, useTier } from "./real_tier.ts";
+import { atFinish, median, runScript, tcpStores, tierArg, useTier } from "./real_tier.ts";
 import { testEnv } from "../tests/harness.ts";
 import { serverLogger } from "./served_app.ts";
 import { itemFixture } from "../tests/lib/items/fixture.ts";
@@ -17,9 +21,10 @@ import { dispatchSoon } from "../lib/items/dispatcher.ts";
 import { sendItemBody } from "../lib/items/transport.ts";
 import { buildItemRecord, itemRecordBody, type ItemRequestInput } from "../lib/items/record.ts";
 import type { Sql } from "../lib/db/port.ts";
+import { seedDeliveredItems } from "../tests/seed_rows.ts";
 import type { Services } from "../lib/services.ts";
 
-const tier = Deno.args[0] === "real" ? "real" : "embedded";
+const tier = tierArg();
 const N = Number(cliFlag("n") ?? 2000);
 const OLD = Number(cliFlag("old") ?? 100_000);
 const ROUNDS = Number(cliFlag("rounds") ?? 3);
@@ -58,19 +63,19 @@ async function main() {
     string,
     { rate: number[]; registerRate: number[]; perDelivery: number[]; extra: number[] }
   > = {};
-  for (const transport of ["http", "tcp"] as const) {
+  // real:both: every round runs the outbox through the bridged Neon driver and through the TCP
+  // adapter on the same database, one after the other.
+  const adapters: [string, Sql][] = [[
+    services.db.kind === "neon" ? "Neon HTTP" : services.db.kind,
+    services.db,
+  ]];
+  if (tier === "real:both") adapters.push(["TCP", tcpStores().db]);
+  const transports = (cliFlag("transports") ?? "http,tcp").split(",") as ("http" | "tcp")[];
+  for (const transport of transports) {
     const f = await itemFixture(transport);
     atFinish(() => f.close());
     const gameIndex = f.tenant.gameIndex;
-    await services.db.query(
-      `insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
-         attempts, last_code, next_attempt_at, created_at, updated_at, delivered_at)
-       select $1, 'old-' || i, '{}', md5(i::text), 'api', 'DELIVERED', 1, 20000,
-              now() - make_interval(secs => i), now() - make_interval(secs => i),
-              now() - make_interval(secs => i), now() - make_interval(secs => i)
-         from generate_series(1, $2::int) as i`,
-      [gameIndex, OLD],
-    );
+    await seedDeliveredItems(services.db, { gameIndex, rows: OLD });
     await services.db.query("analyze item_requests");
     let seq = 0;
     const input = (): ItemRequestInput & { transactionId: string } => ({
@@ -83,49 +88,54 @@ async function main() {
       serverId: "s1",
       userMessage: "보상",
     });
-    const outbox = {
+    const outboxes = new Map(adapters.map(([name]) => [name, {
       rate: [] as number[],
       registerRate: [] as number[],
       perDelivery: [] as number[],
       extra: [] as number[],
-    };
-    const direct = { ...outbox, rate: [] as number[] };
+    }]));
+    const direct = { rate: [] as number[], registerRate: [], perDelivery: [], extra: [] };
     for (let round = 0; round < ROUNDS; round++) {
-      // Outbox: register as the API does, the dispatcher delivers.
-      const db = counting(services.db);
-      // Attempt lines at info into a batched sink, as server.ts writes them (the harness's own
-      // logger captures and scans every line for secrets, a test cost).
-      const s: Services = { ...services, db, log: log };
-      const inputs = Array.from({ length: N }, input);
-      const receivedBefore = f.server.received;
-      const appliedBefore = f.server.store.applied.length;
-      const t0 = performance.now();
-      await pool(inputs, REGISTER_CONCURRENCY, async (x) => {
-        const reg = await registerItemRequest(db, x, {
-          nowMs: s.clock.now(),
-          requireEndpoint: true,
+      for (const [name, adapter] of adapters) {
+        const outbox = outboxes.get(name)!;
+        // Outbox: register as the API does, the dispatcher delivers.
+        const db = counting(adapter);
+        // Attempt lines at info into a batched sink, as server.ts writes them (the harness's own
+        // logger captures and scans every line for secrets, a test cost).
+        const s: Services = { ...services, db, log: log };
+        const inputs = Array.from({ length: N }, input);
+        const receivedBefore = f.server.received;
+        const appliedBefore = f.server.store.applied.length;
+        const t0 = performance.now();
+        await pool(inputs, REGISTER_CONCURRENCY, async (x) => {
+          const reg = await registerItemRequest(db, x, {
+            nowMs: s.clock.now(),
+            requireEndpoint: true,
+          });
+          if (reg.created) dispatchSoon(s, gameIndex);
         });
-        if (reg.created) dispatchSoon(s, gameIndex);
-      });
-      const registered = performance.now() - t0;
-      await services.idle();
-      const elapsed = performance.now() - t0;
-      const statements = db.statements;
-      const [check] = await services.db.query<{ delivered: string }>(
-        `select count(*) filter (where status = 'DELIVERED') as delivered from item_requests
-          where game_index = $1
-            and transaction_id in (select jsonb_array_elements_text($2::jsonb))`,
-        [gameIndex, inputs.map((x) => x.transactionId)],
-      );
-      const applied = f.server.store.applied.length - appliedBefore;
-      const lost = N - Number(check.delivered);
-      if (lost !== 0 || applied !== N) {
-        throw new Error(`${transport}: ${lost} not delivered, ${applied} of ${N} applied`);
+        const registered = performance.now() - t0;
+        await services.idle();
+        const elapsed = performance.now() - t0;
+        const statements = db.statements;
+        const [check] = await services.db.query<{ delivered: string }>(
+          `select count(*) filter (where status = 'DELIVERED') as delivered from item_requests
+            where game_index = $1
+              and transaction_id in (select jsonb_array_elements_text($2::jsonb))`,
+          [gameIndex, inputs.map((x) => x.transactionId)],
+        );
+        const applied = f.server.store.applied.length - appliedBefore;
+        const lost = N - Number(check.delivered);
+        if (lost !== 0 || applied !== N) {
+          throw new Error(
+            `${name} ${transport}: ${lost} not delivered, ${applied} of ${N} applied`,
+          );
+        }
+        outbox.rate.push(N / (elapsed / 1000));
+        outbox.registerRate.push(N / (registered / 1000));
+        outbox.perDelivery.push(statements / N);
+        outbox.extra.push(f.server.received - receivedBefore - N);
       }
-      outbox.rate.push(N / (elapsed / 1000));
-      outbox.registerRate.push(N / (registered / 1000));
-      outbox.perDelivery.push(statements / N);
-      outbox.extra.push(f.server.received - receivedBefore - N);
       // Direct: the same kind of bodies straight to the game server.
       const bodies = Array.from({ length: N }, () => itemRecordBody(buildItemRecord(input())));
       const d0 = performance.now();
@@ -136,7 +146,9 @@ async function main() {
       );
       direct.rate.push(N / ((performance.now() - d0) / 1000));
     }
-    results[`${transport} outbox`] = outbox;
+    for (const [name] of adapters) {
+      results[`${adapters.length > 1 ? `${name}, ` : ""}${transport} outbox`] = outboxes.get(name)!;
+    }
     results[`${transport} direct`] = direct;
   }
   console.log(

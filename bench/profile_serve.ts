@@ -7,10 +7,10 @@
  *     healthz|item|tx [--seconds 8]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
-import { runScript, useTier } from "./real_tier.ts";
+import { runScript, tierArg, useTier } from "./real_tier.ts";
 import { seedItemRead, serveApp } from "./served_app.ts";
 
-const tier = Deno.args[0] === "real" ? "real" : "embedded";
+const tier = tierArg();
 const what = Deno.args[1] ?? "healthz";
 const seconds = Number(cliFlag("seconds") ?? 8);
 

@@ -1,8 +1,13 @@
 /**
- * Load scripts' set-up: on the real tier, a fresh PostgreSQL database and the Neon and Upstash
- * bridges (each in its own process), wired into the environment the test harness reads.
+ * Load scripts' set-up: on a real tier, a fresh PostgreSQL database and, where the tier uses
+ * them, the Neon and Upstash bridges (each in its own process), wired into the environment the
+ * test harness reads.
  */
 import pg from "pg";
+import type { Sql } from "../lib/db/port.ts";
+import type { Kv } from "../lib/kv/port.ts";
+import { openTcp } from "../lib/db/tcp.ts";
+import { openRedisKv } from "../lib/kv/tcp.ts";
 
 const PG_ADMIN_URL = Deno.env.get("TEST_PG_URL") ?? "postgres://postgres@127.0.0.1:5432/test";
 const children: Deno.ChildProcess[] = [];
@@ -36,9 +41,25 @@ export function atFinish(cleanup: () => Promise<void>): void {
   cleanups.push(cleanup);
 }
 
-/** On the real tier: a fresh database and both bridges, set in the environment. */
-export async function useTier(tier: "embedded" | "real"): Promise<void> {
-  if (tier !== "real") return;
+/**
+ * Where a load script's stores are: `embedded` (PGlite, memory), `real` (PostgreSQL and Redis
+ * through the Neon and Upstash drivers and bridges), `real:tcp` (the same servers over TCP with
+ * postgres.js and ioredis, no bridge) or `real:both` (the bridged drivers in the harness, and
+ * `tcpStores()` opens the TCP adapters on the same database beside them).
+ */
+export type Tier = "embedded" | "real" | "real:tcp" | "real:both";
+
+/** The tier named by the script's first argument (embedded unless it names another). */
+export function tierArg(): Tier {
+  const arg = Deno.args[0];
+  return arg === "real" || arg === "real:tcp" || arg === "real:both" ? arg : "embedded";
+}
+
+const REDIS_URL = Deno.env.get("TEST_REDIS_URL") ?? "redis://127.0.0.1:6379";
+
+/** On a real tier: a fresh database, and the bridges where the tier uses them, set in the env. */
+export async function useTier(tier: Tier): Promise<void> {
+  if (tier === "embedded") return;
   const name = `gp_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -52,13 +73,29 @@ export async function useTier(tier: "embedded" | "real"): Promise<void> {
   });
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
+  Deno.env.set("DATABASE_URL", url.toString());
+  if (tier === "real:tcp") {
+    Deno.env.set("DATABASE_DRIVER", "tcp");
+    Deno.env.set("REDIS_URL", REDIS_URL);
+    return;
+  }
   const neon = JSON.parse(await spawnDeno(["dev/neon_bridge.ts"]));
   const token = crypto.randomUUID();
   const upstash = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
-  Deno.env.set("DATABASE_URL", url.toString());
   Deno.env.set("NEON_FETCH_ENDPOINT", neon.fetchEndpoint);
   Deno.env.set("UPSTASH_REDIS_REST_URL", upstash.url);
   Deno.env.set("UPSTASH_REDIS_REST_TOKEN", token);
+}
+
+/** The TCP adapters (postgres.js, ioredis) on the tier's database and Redis, closed at finish. */
+export function tcpStores(): { db: Sql; kv: Kv } {
+  const db = openTcp(Deno.env.get("DATABASE_URL")!);
+  const kv = openRedisKv(REDIS_URL);
+  atFinish(async () => {
+    await db.close();
+    await kv.close();
+  });
+  return { db, kv };
 }
 
 /** Stops spawned processes, runs the cleanups and exits. */

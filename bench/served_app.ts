@@ -9,6 +9,8 @@ import { batchedLines, createLogger, type Logger, writeAll } from "../lib/log.ts
 import { registerSampleItem } from "../tests/seed_rows.ts";
 import { atFinish, freePort } from "./real_tier.ts";
 import type { Config } from "../lib/config.ts";
+import type { Sql } from "../lib/db/port.ts";
+import type { Kv } from "../lib/kv/port.ts";
 
 /** A logger as server.ts makes it (info, lines batched per turn), writing to /dev/null. */
 export function serverLogger(): Logger {
@@ -18,11 +20,14 @@ export function serverLogger(): Logger {
 }
 
 /**
- * Serves the production-configured app on a free loopback port (with `config` changed, if given);
- * returns its base URL.
+ * Serves the production-configured app on a free loopback port (with `config` changed and the
+ * database or KV replaced, if given); returns its base URL.
  */
-export async function serveApp(config: Partial<Config> = {}): Promise<string> {
-  const app = await appWith({ log: serverLogger(), config });
+export async function serveApp(
+  config: Partial<Config> = {},
+  stores: { db?: Sql; kv?: Kv } = {},
+): Promise<string> {
+  const app = await appWith({ log: serverLogger(), config, ...stores });
   const port = freePort();
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, app.fetch);
   atFinish(() => server.shutdown());

@@ -134,6 +134,7 @@ interface Curated {
   forbidden: string[];
   labels: string[];
   allow: string[];
+  fillers?: string[];
 }
 
 function curate(lang: string): Curated {
@@ -274,7 +275,16 @@ function curate(lang: string): Curated {
     for (const [t, label] of phrases.targets) push(t, `${label} target`);
     for (const [s, label] of phrases.suffixes) push(s, `${label} suffix`);
   }
-  return { forbidden: entries, labels, allow: [...new Set(allow)] };
+  // Listed words that are also names carry the origin "name" (the detector reads them as names
+  // inside a capitalised name); their variants do not.
+  const names = new Set((c.names ?? []).map(key));
+  entries.forEach((e, i) => {
+    if (labels[i].split(" ").length === 2 && names.has(key(e.replace(/^~?[*|]?|[*|]$/g, "")))) {
+      labels[i] += " word name";
+    }
+  });
+  const fillers = phrases?.fillers.length ? { fillers: phrases.fillers } : {};
+  return { forbidden: entries, labels, allow: [...new Set(allow)], ...fillers };
 }
 
 function lexiconModule(): string {
@@ -292,11 +302,12 @@ import type { Language } from "./languages.ts";
 
 /**
  * Built-in lexicon entries (with matching markers), the label of each ("category severity
- * [kind]", see detector.ts) and allowed words, per language.
+ * [kind] [origin]", see detector.ts), allowed words and the words that may stand between a
+ * phrase frame and its target, per language.
  */
 export const LEXICON: Record<
   Language,
-  { forbidden: string[]; labels: string[]; allow: string[] }
+  { forbidden: string[]; labels: string[]; allow: string[]; fillers?: string[] }
 > = ${JSON.stringify(lexicon, null, 2)};\n`;
 }
 

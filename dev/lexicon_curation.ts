@@ -7,7 +7,10 @@
  * - add: entries written here (languages without an openly licensed list on npm, common
  *   variants the sources lack);
  * - allow: known innocent words that contain an entry (the Scunthorpe family);
- * - definite: one-syllable entries that stay definite (see below) because no ordinary word holds them.
+ * - definite: one-syllable entries that stay definite (see below) because no ordinary word holds them;
+ * - names: entries that are also given names, surnames or parts of place names (English `Dick`,
+ *   `Hooker`): written with a capital beside another capitalised name word (`Dick Turpin`,
+ *   `John Lee Hooker`) they count only beside a definite match (lib/abuse/detector.ts).
  * Default rules (lib/abuse/detector.ts parseEntry): Latin/Greek/Cyrillic entries match whole
  * words; Chinese, Japanese, Thai and Hangul inside words; one-character CJK/Thai/Hangul entries
  * are made context-only by the build.
@@ -19,6 +22,8 @@ export interface Curation {
   benignInitials?: string[];
   /** Animals whose young are 새끼: "<animal> 새끼" and "새끼 <animal>" are allowed (Korean). */
   youngAnimals?: string[];
+  /** Entries that are also given names, surnames or place names (labelled `name`). */
+  names?: string[];
   /** Listed words whose longer dictionary words are allowed (정신병 -> 정신병원; Korean). */
   dictionaryAllow?: string[];
   remove?: string[];
@@ -267,6 +272,20 @@ export const CURATION: Record<string, Curation> = {
       "douche",
       "goddamn",
       "fugly",
+    ],
+    // Given names and surnames (Dick, Dick's, Pecker, Hooker, Butt, Cumming, Ho, Coon, Van Dyke).
+    names: [
+      "dick",
+      "dicks",
+      "pecker",
+      "hooker",
+      "hookers",
+      "butt",
+      "butts",
+      "cumming",
+      "ho",
+      "coon",
+      "dyke",
     ],
     allow: [
       "gangbanger",

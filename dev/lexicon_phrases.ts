@@ -7,6 +7,10 @@
  *   its target ("you are a [complete] idiot": gap 1 or more); never counted or masked themselves;
  * - after: frames that follow their target (Korean "벌레 같은 놈");
  * - targets: insult nouns and adjectives, counted (and masked) only inside a frame;
+ * - fillers: the words that may stand between a frame and its target ("you are a [complete]
+ *   idiot", "you [little] rat"): qualifiers of an insult, never verbs or other nouns, so "you get
+ *   monkeys" or "you are thinking of failure" is no insult; a word between that is itself a match
+ *   (a swear word, an insult adjective) may stand there too;
  * - suffixes: Korean endings that make a word an insult at the end of a longer word (급식충,
  *   저놈들); dictionary words that end in them are allowed words (곤충, 보충), from dictionary-ko.
  */
@@ -18,6 +22,7 @@ export interface PhraseRules {
   after: [string, number][];
   targets: [string, string][];
   suffixes: [string, string][];
+  fillers: string[];
 }
 
 const SELF_HARM = "self-harm 4";
@@ -226,6 +231,17 @@ export const PHRASES: Record<string, PhraseRules> = {
       ].map((t): [string, string] => [t, DEHUMANISING]),
     ],
     suffixes: [],
+    fillers: [
+      ...["a", "an", "the", "such", "so", "very", "really", "real", "just", "literally", "of"],
+      ...["nothing", "but"],
+      ...["total", "totally", "absolute", "absolutely", "complete", "completely", "utter"],
+      ...["utterly", "little", "big", "bigger", "biggest", "huge", "massive", "giant", "old"],
+      ...["dumbest", "stupidest", "lazy", "sad", "sorry", "miserable", "pitiful", "clueless"],
+      ...["talentless", "spineless", "toxic", "smelly", "stinking", "dirty", "filthy", "fake"],
+      ...["typical", "whiny", "crazy", "insane", "bloody", "damn", "freaking", "frigging"],
+      ...["effing", "fkn", "fking", "piece", "bunch", "pack", "tiny", "small", "stinky"],
+      ...["hopeless", "ignorant", "annoying", "rotten", "lousy", "clumsy", "wannabe"],
+    ],
   },
   ko: {
     words: [
@@ -302,5 +318,6 @@ export const PHRASES: Record<string, PhraseRules> = {
       ].map((t): [string, string] => [t, DEHUMANISING]),
     ],
     suffixes: [["충", DEHUMANISING], ["놈들", INSULT], ["년들", "insult 3"]],
+    fillers: [],
   },
 };

@@ -3,10 +3,13 @@
  *
  *   deno run -A dev/run_tests.ts embedded [paths...]   PGlite + in-memory KV
  *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
- *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test
+ *   deno run -A dev/run_tests.ts real:tcp [paths...]   postgres.js + ioredis straight to PostgreSQL + Redis
+ *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test,
+ *                                                      through the bridges and through a Hyperdrive binding
  *   deno run -A dev/run_tests.ts browser [paths...]    the console in Debian's Chromium (playwright-core)
  *
- * The real and workers tiers create a fresh PostgreSQL database per run and drop it afterwards.
+ * The real tiers and the workers tier create a fresh PostgreSQL database per run and drop it
+ * afterwards.
  */
 import pg from "pg";
 import { startNeonBridge } from "./neon_bridge.ts";
@@ -94,6 +97,21 @@ async function realServers() {
   };
 }
 
+/** A fresh database reached straight over TCP, and Redis over TCP: no bridge. */
+async function tcpServers() {
+  const db = await freshDatabase();
+  return {
+    env: {
+      DATABASE_URL: db.url,
+      DATABASE_DRIVER: "tcp",
+      // Small pools: the machine's PostgreSQL is shared by every test process.
+      DATABASE_POOL_MAX: "4",
+      REDIS_URL,
+    },
+    close: () => db.drop().catch((err) => console.error(`could not drop test database: ${err}`)),
+  };
+}
+
 function denoTest(paths: string[], ignore: string[]): string[] {
   const args = [Deno.execPath(), "test", "-A"];
   if (ignore.length) args.push(`--ignore=${ignore.join(",")}`);
@@ -122,26 +140,49 @@ async function waitForHttp(url: string, timeoutMs: number, child: Deno.ChildProc
   throw new Error(`${url} did not come up${exited ? " (wrangler exited)" : ""}`);
 }
 
-async function workersTier(): Promise<Counts & { code: number }> {
-  const wrangler = "node_modules/.bin/wrangler";
-  const quiet = {
-    WRANGLER_SEND_METRICS: "false",
-    CLOUDFLARE_CF_FETCH_ENABLED: "false",
-    CI: "true",
-  };
-  const bundle = await new Deno.Command(wrangler, {
-    args: ["deploy", "--dry-run", "--outdir", "dist"],
-    env: quiet,
+const WRANGLER = "node_modules/.bin/wrangler";
+const WRANGLER_QUIET = {
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  CI: "true",
+};
+
+/**
+ * wrangler.toml plus a Hyperdrive binding named HYPERDRIVE, written beside it (wrangler resolves
+ * `main` and the rules from the config's folder). Locally the binding connects to the database
+ * named by CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE.
+ */
+async function hyperdriveConfig(): Promise<string> {
+  const path = `.wrangler-hyperdrive-${crypto.randomUUID().slice(0, 8)}.toml`;
+  const base = await Deno.readTextFile("wrangler.toml");
+  await Deno.writeTextFile(
+    path,
+    `${base}\n[[hyperdrive]]\nbinding = "HYPERDRIVE"\nid = "00000000000000000000000000000000"\n`,
+  );
+  return path;
+}
+
+async function bundle(config?: string): Promise<boolean> {
+  const out = await new Deno.Command(WRANGLER, {
+    args: ["deploy", "--dry-run", "--outdir", "dist", ...(config ? ["--config", config] : [])],
+    env: WRANGLER_QUIET,
     stdout: "inherit",
     stderr: "inherit",
   }).output();
-  if (!bundle.success) return { passed: 0, failed: 1, code: 1 };
-  const servers = await realServers();
+  return out.success;
+}
+
+/** Boots the Worker under `wrangler dev --local` with `vars` and runs tests/workers/ against it. */
+async function smokeWorker(
+  label: string,
+  vars: Record<string, string>,
+  options: { config?: string; env?: Record<string, string> } = {},
+): Promise<Counts & { code: number }> {
   const port = freePort();
   const envFile = await Deno.makeTempFile({ suffix: ".env" });
   const adminToken = `workers-smoke-${crypto.randomUUID()}`;
-  const vars: Record<string, string> = {
-    ...servers.env,
+  const all: Record<string, string> = {
+    ...vars,
     ADMIN_TOKEN: adminToken,
     JWT_PRIVATE_JWK: await generatePrivateJwk(),
     KMS_MASTER_KEY: crypto.randomUUID() + crypto.randomUUID(),
@@ -150,12 +191,13 @@ async function workersTier(): Promise<Counts & { code: number }> {
   await Deno.writeTextFile(
     envFile,
     // Single quotes: dotenv takes the value literally (the JWK is JSON with double quotes).
-    Object.entries(vars).map(([k, v]) => `${k}='${v}'`).join("\n") + "\n",
+    Object.entries(all).map(([k, v]) => `${k}='${v}'`).join("\n") + "\n",
   );
-  const child = new Deno.Command(wrangler, {
+  const child = new Deno.Command(WRANGLER, {
     args: [
       "dev",
       "--local",
+      ...(options.config ? ["--config", options.config] : []),
       "--ip",
       "127.0.0.1",
       "--port",
@@ -167,19 +209,24 @@ async function workersTier(): Promise<Counts & { code: number }> {
       "warn",
       "--test-scheduled",
     ],
-    env: quiet,
+    env: { ...WRANGLER_QUIET, ...options.env },
     stdout: "inherit",
     stderr: "inherit",
   }).spawn();
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitForHttp(`${url}/healthz`, 120_000, child);
+    console.log(`workers tier: the Worker ${label}`);
     return await runCounted(denoTest(["tests/workers/"], []), {
       WORKER_URL: url,
       WORKER_ADMIN_TOKEN: adminToken,
+      WORKER_DATABASE: label,
+      // The tests look the Worker's records up in PostgreSQL directly.
+      WORKER_PG_URL: vars.DATABASE_URL ??
+        options.env?.CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE ?? "",
     });
   } catch (err) {
-    console.error(`workers tier: ${(err as Error).message}`);
+    console.error(`workers tier (${label}): ${(err as Error).message}`);
     return { passed: 0, failed: 1, code: 1 };
   } finally {
     try {
@@ -187,7 +234,39 @@ async function workersTier(): Promise<Counts & { code: number }> {
     } catch { /* already gone */ }
     await child.status;
     await Deno.remove(envFile).catch(() => {});
-    await servers.close();
+  }
+}
+
+/**
+ * Bundles the Worker (as configured, and with a Hyperdrive binding), then boots it twice on one
+ * fresh database: with DATABASE_URL through the Neon bridge, and with no DATABASE_URL at all but
+ * the HYPERDRIVE binding (postgres.js over TCP). Upstash (through its bridge) serves both.
+ */
+async function workersTier(): Promise<Counts & { code: number }> {
+  const config = await hyperdriveConfig();
+  try {
+    if (!await bundle() || !await bundle(config)) return { passed: 0, failed: 1, code: 1 };
+    const servers = await realServers();
+    try {
+      const bridged = await smokeWorker("via the Neon bridge", servers.env);
+      const { DATABASE_URL, NEON_FETCH_ENDPOINT: _, ...kv } = servers.env;
+      // Miniflare insists on a password in the local connection string; trust auth ignores it.
+      const local = new URL(DATABASE_URL);
+      local.password ||= "unused";
+      const hyperdrive = await smokeWorker("via Hyperdrive", kv, {
+        config,
+        env: { CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: local.toString() },
+      });
+      return {
+        passed: bridged.passed + hyperdrive.passed,
+        failed: bridged.failed + hyperdrive.failed,
+        code: bridged.code || hyperdrive.code,
+      };
+    } finally {
+      await servers.close();
+    }
+  } finally {
+    await Deno.remove(config).catch(() => {});
   }
 }
 
@@ -205,8 +284,8 @@ async function main() {
     } finally {
       await fakes.close();
     }
-  } else if (tier === "real") {
-    const servers = await realServers();
+  } else if (tier === "real" || tier === "real:tcp") {
+    const servers = tier === "real" ? await realServers() : await tcpServers();
     const fakes = await startPushFakes();
     try {
       result = await runCounted(
@@ -231,7 +310,7 @@ async function main() {
       await fakes.close();
     }
   } else {
-    console.error("usage: run_tests.ts embedded|real|workers|browser [paths...]");
+    console.error("usage: run_tests.ts embedded|real|real:tcp|workers|browser [paths...]");
     Deno.exit(2);
   }
   console.log(`${tier}: ${result.passed} passed, ${result.failed} failed`);

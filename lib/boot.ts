@@ -4,7 +4,8 @@ import { ConfigError } from "./config.ts";
 import { createServices, type RuntimeSecrets, type Services } from "./services.ts";
 import type { Sql } from "./db/port.ts";
 import type { Kv } from "./kv/port.ts";
-import { openNeon } from "./db/neon.ts";
+import { openDatabase } from "./db/driver.ts";
+import type { RequestScope } from "./db/tcp.ts";
 import { openUpstashKv } from "./kv/upstash.ts";
 import { openMemoryKv } from "./kv/memory.ts";
 import { migrate } from "./db/migrate.ts";
@@ -32,6 +33,10 @@ export interface BootOptions {
   analytics?: AnalyticsDataset;
   /** Push provider HTTP clients with HTTP/2 for APNs where the runtime has it (Deno). */
   pushHttp?: PushHttp;
+  /** Opens Redis over TCP for REDIS_URL where the runtime keeps sockets open (Deno). */
+  openRedis?: (url: string) => Kv;
+  /** Workers: database clients belong to one request (sockets may not cross requests). */
+  requestScope?: RequestScope;
 }
 
 /** Secrets from configuration; all must be present outside embedded mode. */
@@ -51,6 +56,18 @@ export async function configuredSecrets(config: Config): Promise<RuntimeSecrets>
   };
 }
 
+/**
+ * The KV store: Redis over TCP for REDIS_URL where the runtime can (the Deno server; it wins over
+ * Upstash there), else Upstash's REST API, else the in-memory store.
+ */
+function openKv(config: Config, options: BootOptions): Kv {
+  if (config.REDIS_URL && options.openRedis) return options.openRedis(config.REDIS_URL);
+  if (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
+    return openUpstashKv(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN);
+  }
+  return openMemoryKv(options.clock ? () => options.clock!.now() : undefined);
+}
+
 /** Opens database, KV and secrets as configured, applies migrations and builds Services. */
 export async function boot(config: Config, options: BootOptions = {}): Promise<Services> {
   const hasSecrets = Boolean(config.ADMIN_TOKEN && config.JWT_PRIVATE_JWK && config.KMS_MASTER_KEY);
@@ -60,12 +77,15 @@ export async function boot(config: Config, options: BootOptions = {}): Promise<S
       "DATABASE_URL, ADMIN_TOKEN, JWT_PRIVATE_JWK and KMS_MASTER_KEY are required on this runtime",
     );
   }
+  if (config.REDIS_URL && !options.openRedis && !config.UPSTASH_REDIS_REST_URL) {
+    throw new ConfigError(
+      "REDIS_URL (Redis over TCP) needs the Deno server; on this runtime use UPSTASH_REDIS_REST_URL",
+    );
+  }
   const db = config.DATABASE_URL
-    ? openNeon(config.DATABASE_URL, { fetchEndpoint: config.NEON_FETCH_ENDPOINT })
+    ? openDatabase(config.DATABASE_URL, config, { scope: options.requestScope })
     : await options.embedded!.database(config);
-  const kv: Kv = config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
-    ? openUpstashKv(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN)
-    : openMemoryKv(options.clock ? () => options.clock!.now() : undefined);
+  const kv = openKv(config, options);
   const secrets = hasSecrets
     ? await configuredSecrets(config)
     : await options.embedded!.secrets(config);

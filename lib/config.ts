@@ -20,7 +20,11 @@ const schema = z.object({
   MAX_BATCH_BODY_BYTES: int(8_388_608, 1024),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   DATABASE_URL: optionalText,
+  DATABASE_DRIVER: z.enum(["auto", "neon", "tcp"]).default("auto"),
+  DATABASE_POOL_MAX: int(10, 1),
   NEON_FETCH_ENDPOINT: optionalText,
+  REDIS_URL: z.string().trim().regex(/^rediss?:\/\/\S+$/, "must be a redis:// or rediss:// URL")
+    .optional(),
   UPSTASH_REDIS_REST_URL: optionalText,
   UPSTASH_REDIS_REST_TOKEN: optionalText,
   JWT_PRIVATE_JWK: optionalText,
@@ -100,7 +104,7 @@ const schema = z.object({
   ADMIN_AUTH_WINDOW_SECONDS: int(300, 1),
 });
 
-/** Parsed configuration; `embedded` is true when no database and no Upstash are configured. */
+/** Parsed configuration; `embedded` is true when no database and no Redis are configured. */
 export type Config = z.infer<typeof schema> & {
   embedded: boolean;
   allowPrivateOutbound: boolean;
@@ -132,7 +136,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN must be set together",
     );
   }
-  const embedded = !c.DATABASE_URL && !c.UPSTASH_REDIS_REST_URL;
+  const embedded = !c.DATABASE_URL && !c.UPSTASH_REDIS_REST_URL && !c.REDIS_URL;
   if (
     c.OTP_SMS_PROVIDER === "twilio" &&
     (!c.TWILIO_ACCOUNT_SID || !c.TWILIO_AUTH_TOKEN ||
@@ -150,7 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       .filter((k) => !c[k]);
     if (missing.length > 0) {
       throw new ConfigError(
-        `${missing.join(", ")} must be set when DATABASE_URL or Upstash is configured`,
+        `${missing.join(", ")} must be set when DATABASE_URL or Redis is configured`,
       );
     }
   }

@@ -59,7 +59,7 @@ export interface Services {
   defer(work: Promise<unknown>): void;
   /** Resolves when all deferred work has settled. */
   idle(): Promise<void>;
-  /** Closes the database and stops background work. */
+  /** Waits for background work, then closes the database and the KV connection. */
   close(): Promise<void>;
 }
 
@@ -163,7 +163,7 @@ export async function createServices(parts: ServiceParts): Promise<Services> {
     },
     async close() {
       await services.idle();
-      await parts.db.close();
+      await Promise.all([parts.db.close(), parts.kv.close()]);
     },
   };
   return services;

@@ -1,6 +1,7 @@
 /**
- * Test harness: one Services per test process (one PGlite, or the real-server tier's Neon and
- * Upstash drivers when DATABASE_URL / UPSTASH_* are set by dev/run_tests.ts), the app around it,
+ * Test harness: one Services per test process (one PGlite, or a real tier's drivers when
+ * dev/run_tests.ts sets DATABASE_URL and UPSTASH_* or REDIS_URL: Neon HTTP and Upstash REST
+ * through the local bridges, or postgres.js and ioredis straight over TCP), the app around it,
  * and helpers that seed a fresh tenant per test so tests never depend on each other.
  */
 import { loadConfig } from "../lib/config.ts";
@@ -16,6 +17,7 @@ import type { ApiScope } from "../lib/auth/api_keys.ts";
 import { createDenoItemSocket } from "../lib/items/socket_deno.ts";
 import { assertDeclaredResponse } from "./response_schema.ts";
 import { createDenoPushHttp } from "../lib/push/http_deno.ts";
+import { openRedisKv } from "../lib/kv/tcp.ts";
 
 /** The admin token every test process uses. */
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
@@ -25,7 +27,7 @@ export interface TestEnv {
   services: Services;
   app: ReturnType<typeof createApp>;
   clock: TestClock;
-  /** "embedded" (PGlite + memory KV) or "real" (Neon driver + Upstash driver via local bridges). */
+  /** "embedded" (PGlite + memory KV) or "real" (real PostgreSQL and Redis, bridged or over TCP). */
   tier: "embedded" | "real";
 }
 
@@ -70,9 +72,12 @@ export function assertNoLeakedSecrets() {
  */
 export const TIER_VARIABLES = [
   "DATABASE_URL",
+  "DATABASE_DRIVER",
+  "DATABASE_POOL_MAX",
   "NEON_FETCH_ENDPOINT",
   "UPSTASH_REDIS_REST_URL",
   "UPSTASH_REDIS_REST_TOKEN",
+  "REDIS_URL",
   "FCM_ENDPOINT",
   "APNS_ENDPOINT",
   "PUSH_FAKES_CA",
@@ -122,6 +127,7 @@ export function testEnv(): Promise<TestEnv> {
       // Everything is captured (and scanned for secrets); printing follows LOG_LEVEL.
       log: createLogger("debug", captureLine),
       itemSocket: createDenoItemSocket(),
+      openRedis: (url) => openRedisKv(url),
       // Trusts the CA of the APNs fake (dev/push_fakes.ts) when the test runner started it.
       pushHttp: createDenoPushHttp({
         caCerts: vars.PUSH_FAKES_CA ? [await Deno.readTextFile(vars.PUSH_FAKES_CA)] : undefined,
@@ -135,7 +141,10 @@ export function testEnv(): Promise<TestEnv> {
     });
     const tier = config.DATABASE_URL ? "real" : "embedded";
     // Close the database when the test process ends (PGlite keeps the process alive otherwise).
-    globalThis.addEventListener("unload", () => void services.db.close());
+    globalThis.addEventListener("unload", () => {
+      void services.db.close();
+      void services.kv.close();
+    });
     return { services, app: createApp(services), clock, tier };
   })();
   return shared;

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { fetchJson } from "./fetch_json.ts";
+import { TIER_VARIABLES } from "./harness.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const databaseUrl = Deno.env.get("DATABASE_URL");
@@ -59,7 +60,7 @@ Deno.test({
       PATH: Deno.env.get("PATH") ?? "",
       RUST_BACKTRACE: "0",
     };
-    for (const k of ["NEON_FETCH_ENDPOINT", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]) {
+    for (const k of TIER_VARIABLES) {
       const v = Deno.env.get(k);
       if (v) env[k] = v;
     }
@@ -95,6 +96,10 @@ Deno.test({
       const log = new TextDecoder().decode(out.stdout);
       assert.doesNotMatch(log, /admin token:/, "a configured server prints no token");
       assert.match(log, /"msg":"drained"/);
+      // The TCP tier's server talks to PostgreSQL and Redis itself, with no bridge.
+      if (Deno.env.get("REDIS_URL")) {
+        assert.match(log, /"msg":"stores".*"database":"tcp".*"kv":"redis"/);
+      }
     }
   },
 });

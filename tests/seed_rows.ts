@@ -31,6 +31,22 @@ export async function seedChainTxs(
   );
 }
 
+/** Inserts `rows` old DELIVERED item requests of a game (`old-1`...), one per second back. */
+export async function seedDeliveredItems(
+  db: Sql,
+  input: { gameIndex: number; rows: number },
+): Promise<void> {
+  await db.query(
+    `insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
+       attempts, last_code, next_attempt_at, created_at, updated_at, delivered_at)
+     select $1, 'old-' || i, '{}', md5(i::text), 'api', 'DELIVERED', 1, 20000,
+            now() - make_interval(secs => i), now() - make_interval(secs => i),
+            now() - make_interval(secs => i), now() - make_interval(secs => i)
+       from generate_series(1, $2::int) as i`,
+    [input.gameIndex, input.rows],
+  );
+}
+
 /**
  * Registers one small item request of a game, as the API does (with `transactionId`, or a new
  * one); returns its key.

@@ -16,6 +16,7 @@ import {
   H_PAIR,
   halveDoubled,
   type Normalized,
+  normalizedString,
   normalizeText,
   readDigitWords,
   variantBuffer,
@@ -129,34 +130,48 @@ const CAT_INTENSIFIER = CATEGORIES.indexOf("intensifier");
 const CAT_CUSTOM = CATEGORIES.indexOf("custom");
 
 /**
- * A parsed entry label: "category severity [kind[:gap]] [variant]"; `variant` marks entries the
- * lexicon build generated from another (spelling variants, initials), which are not reported as
- * words where a listed entry covers the same letters.
+ * A parsed entry label: "category severity [kind[:gap]] [variant|name]"; `variant` marks entries
+ * the lexicon build generated from another (spelling variants, initials), which are not reported
+ * as words where a listed entry covers the same letters; `name` marks words that are also given
+ * names or surnames (`Dick`), read as names inside a capitalised name.
  */
-export function parseLabel(
-  label: string,
-): { category: number; severity: number; kind: number; gap: number; variant: boolean } {
+export function parseLabel(label: string): EntryLabel {
   const [category, severity, kindSpec = "word", origin] = label.split(" ");
   const [kind, gap = "0"] = kindSpec.split(":");
   const c = CATEGORIES.indexOf(category as Category);
   const k = KINDS.indexOf(kind as typeof KINDS[number]);
   const s = Number(severity);
-  if (c < 0 || k < 0 || !(s >= 1 && s <= 4)) throw new Error(`bad lexicon label: ${label}`);
-  return { category: c, severity: s, kind: k, gap: Number(gap), variant: origin === "variant" };
+  if (
+    c < 0 || k < 0 || !(s >= 1 && s <= 4) ||
+    (origin !== undefined && origin !== "variant" && origin !== "name")
+  ) throw new Error(`bad lexicon label: ${label}`);
+  return {
+    category: c,
+    severity: s,
+    kind: k,
+    gap: Number(gap),
+    variant: origin === "variant",
+    name: origin === "name",
+  };
 }
 
-// One compiled entry: the listed word, its languages, rule bits and label.
-interface Entry {
-  word: string;
-  langs: number;
-  rule: number;
+/** A parsed entry label (indexes into CATEGORIES and the kinds above). */
+export interface EntryLabel {
   category: number;
   severity: number;
   kind: number;
   gap: number;
   variant: boolean;
+  name: boolean;
 }
-const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8, R_VARIANT = 16;
+
+// One compiled entry: the listed word, its languages, rule bits and label.
+interface Entry extends EntryLabel {
+  word: string;
+  langs: number;
+  rule: number;
+}
+const R_START = 1, R_END = 2, R_CHARS = 4, R_CONTEXT = 8, R_VARIANT = 16, R_NAME = 32;
 
 /** True for code points of scripts written with spaces between words (Latin, Greek, Cyrillic). */
 function isAlphabetic(cp: number): boolean {
@@ -214,10 +229,17 @@ type BuiltinEntry = {
   rule: ParsedEntry;
   langs: number;
   allow: boolean;
-  label: ReturnType<typeof parseLabel>;
+  label: EntryLabel;
 };
 let builtinCache: BuiltinEntry[] | undefined;
-const STUDIO_LABEL = { category: CAT_CUSTOM, severity: 4, kind: K_WORD, gap: 0, variant: false };
+const STUDIO_LABEL = {
+  category: CAT_CUSTOM,
+  severity: 4,
+  kind: K_WORD,
+  gap: 0,
+  variant: false,
+  name: false,
+};
 
 /** The built-in lexicon entries, parsed once per process (every project compiles them). */
 function builtinEntries(): BuiltinEntry[] {
@@ -254,7 +276,7 @@ export function compileDetector(options: DetectorOptions): Detector {
     rule: ParsedEntry,
     langs: number,
     allow: boolean,
-    label: ReturnType<typeof parseLabel>,
+    label: EntryLabel,
   ) => {
     if (rule.chars.length === 0) return;
     const key = `${allow ? "+" : "-"}${String.fromCodePoint(...rule.chars)}`;
@@ -275,7 +297,8 @@ export function compileDetector(options: DetectorOptions): Detector {
         ? (raw.trim().startsWith("|") ? R_START : 0)
         : (rule.wordStart && label.kind !== K_SUFFIX ? R_START : 0) |
           (rule.wordEnd ? R_END : 0) | (rule.wholeChars ? R_CHARS : 0) |
-          (rule.contextOnly ? R_CONTEXT : 0) | (label.variant ? R_VARIANT : 0),
+          (rule.contextOnly ? R_CONTEXT : 0) | (label.variant ? R_VARIANT : 0) |
+          (label.name ? R_NAME : 0),
       ...label,
     });
   };
@@ -286,6 +309,7 @@ export function compileDetector(options: DetectorOptions): Detector {
   for (const w of options.allowWords ?? []) {
     addParsed(w, parseEntry(w, false), ALL_LANGUAGES, true, STUDIO_LABEL);
   }
+  const fillers = new Set<string>();
   if (options.builtin) {
     let languages = ALL_LANGUAGES;
     if (options.builtinLanguages) {
@@ -297,6 +321,10 @@ export function compileDetector(options: DetectorOptions): Detector {
     }
     for (const e of builtinEntries()) {
       if (e.langs & languages) addParsed(e.raw, e.rule, e.langs, e.allow, e.label);
+    }
+    for (const [lang, list] of Object.entries(LEXICON)) {
+      if (!(languageBit(lang as Language) & languages)) continue;
+      for (const w of list.fillers ?? []) fillers.add(normalizedString(w));
     }
   }
   const entries = pending.flat();
@@ -313,6 +341,7 @@ export function compileDetector(options: DetectorOptions): Detector {
     hangul,
     minSeverity: Math.min(4, Math.max(1, Math.trunc(options.minSeverity ?? 1))),
     countIntensifiers: options.countIntensifiers ?? false,
+    fillers,
   };
   pending.forEach((list, i) => compiled.groupFirst[i + 1] = compiled.groupFirst[i] + list.length);
   const maskChar = options.maskChar || "*";
@@ -336,6 +365,8 @@ interface Compiled {
   hangul: boolean;
   minSeverity: number;
   countIntensifiers: boolean;
+  /** Normalised words that may stand between a phrase frame and its target. */
+  fillers: Set<string>;
 }
 
 // Match buffers reused across calls (detection is synchronous). Spans are original UTF-16
@@ -531,14 +562,18 @@ function wordsBetween(text: string, from: number, to: number): number {
   return words === "" ? 0 : words.split(/\s+/u).length;
 }
 
-// What each hit became in decide(): its category and severity (0 = not counted).
+// What each hit became in decide(): its category and severity (0 = not counted), and whether it
+// counts only beside a definite match (a context-only entry, or a word read as part of a name or
+// of a hyphenated compound).
 let hitCategory = new Int32Array(64);
 let hitSeverity = new Int32Array(64);
+let hitContext = new Uint8Array(64);
 
 function decide(c: Compiled, maskChar: string, text: string): Detection {
   if (hitCategory.length < hits) {
     hitCategory = new Int32Array(hitStart.length);
     hitSeverity = new Int32Array(hitStart.length);
+    hitContext = new Uint8Array(hitStart.length);
   }
   // 1. Matches inside an allowed word are dropped; parts of phrase rules resolved.
   for (let h = 0; h < hits; h++) {
@@ -555,10 +590,15 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
     if (kind === K_FRAME || kind === K_AFTER) continue;
     if (kind === K_TARGET && !framed(c, h, text)) continue;
     hitSeverity[h] = c.entrySeverity[x];
+    hitContext[h] = (c.entryRule[x] & R_CONTEXT) !== 0 ? 1 : 0;
     if (kind === K_INTENSIFIES && intensifies(h, text)) {
       hitCategory[h] = CAT_INTENSIFIER;
       hitSeverity[h] = 1;
     }
+    if (
+      kind === K_WORD && hitContext[h] === 0 && c.entryCategory[x] !== CAT_CUSTOM &&
+      (inCompound(text, h, c.entryRule[x]) || inName(c, h, text))
+    ) hitContext[h] = 1;
   }
   // Words inside an intensifier ("fucking" in "fucking great" is also "*fuck*") go with it.
   for (let h = 0; h < hits; h++) {
@@ -581,7 +621,7 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
       hitSeverity[h] = 0;
       continue;
     }
-    if ((c.entryRule[hitEntry[h]] & R_CONTEXT) === 0) definite = true;
+    if (hitContext[h] === 0) definite = true;
   }
   if (!definite) return { forbidden: false, masked: text, words: [], matches: [] };
   // 3. Context-only matches count beside a definite one, but not where a definite match
@@ -589,14 +629,14 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
   // Characters inside counted definite matches, as prefix counts (only when needed).
   let inDefinite: Int32Array | null = null;
   for (let h = 0; h < hits && !inDefinite; h++) {
-    if (hitSeverity[h] > 0 && (c.entryRule[hitEntry[h]] & R_CONTEXT) !== 0) {
+    if (hitSeverity[h] > 0 && hitContext[h] !== 0) {
       inDefinite = new Int32Array(text.length + 1);
     }
   }
   if (inDefinite) {
     const mark = new Int32Array(text.length + 1);
     for (let g = 0; g < hits; g++) {
-      if (hitSeverity[g] > 0 && (c.entryRule[hitEntry[g]] & R_CONTEXT) === 0) {
+      if (hitSeverity[g] > 0 && hitContext[g] === 0) {
         mark[hitStart[g]]++;
         mark[hitEnd[g]]--;
       }
@@ -611,7 +651,7 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
   for (let h = 0; h < hits; h++) {
     if (hitSeverity[h] === 0) continue;
     if (
-      inDefinite && (c.entryRule[hitEntry[h]] & R_CONTEXT) !== 0 &&
+      inDefinite && hitContext[h] !== 0 &&
       inDefinite[hitEnd[h]] > inDefinite[hitStart[h]]
     ) continue;
     kept.push(h);
@@ -654,21 +694,215 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
   };
 }
 
-/** A target counts when a frame of the same text leads to it (or follows it) closely enough. */
+/**
+ * A target counts when a frame of the same text leads to it (or follows it) closely enough, and
+ * every word between qualifies the insult ("you are a [complete] idiot", not "you [get] monkeys"),
+ * or when it is said to someone: set off by a comma at the end of its sentence ("get lost, loser").
+ */
 function framed(c: Compiled, h: number, text: string): boolean {
+  if (vocative(h, text)) return true;
   for (let f = 0; f < hits; f++) {
     // A frame far from the target cannot be within a few words of it (no text is read then).
     if (hitEnd[f] < hitStart[h] - 64 || hitStart[f] > hitEnd[h] + 64) continue;
     const kind = c.entryKind[hitEntry[f]];
     if (kind === K_FRAME && hitEnd[f] <= hitStart[h]) {
       const gap = wordsBetween(text, hitEnd[f], hitStart[h]);
-      if (gap >= 0 && gap <= c.entryGap[hitEntry[f]]) return true;
+      if (
+        gap >= 0 && gap <= c.entryGap[hitEntry[f]] &&
+        (gap === 0 || qualifiers(c, text, hitEnd[f], hitStart[h]))
+      ) return true;
     } else if (kind === K_AFTER && hitStart[f] >= hitEnd[h]) {
       const gap = wordsBetween(text, hitEnd[h], hitStart[f]);
-      if (gap >= 0 && gap <= c.entryGap[hitEntry[f]]) return true;
+      if (
+        gap >= 0 && gap <= c.entryGap[hitEntry[f]] &&
+        (gap === 0 || qualifiers(c, text, hitEnd[h], hitStart[f]))
+      ) return true;
     }
   }
   return false;
+}
+
+const WORD_RUN = /\S+/gu;
+const HAS_LETTER = /[\p{L}\p{N}]/u;
+
+/** A target after a comma that ends its sentence: "nice try, idiot", "go away, loser!". */
+function vocative(h: number, text: string): boolean {
+  let i = hitStart[h] - 1;
+  while (i >= 0 && text[i] === " ") i--;
+  if (text[i] !== ",") return false;
+  for (let k = withEnding(text, hitEnd[h]); k < text.length; k++) {
+    if (STOP.test(text[k])) return true;
+    if (HAS_LETTER.test(text[k])) return false;
+  }
+  return true;
+}
+
+/**
+ * True when every word of text[from, to) may stand inside a phrase rule: a filler of the
+ * lexicon ("complete", "little", "such") or itself a match ("fucking", "stupid").
+ */
+function qualifiers(c: Compiled, text: string, from: number, to: number): boolean {
+  const gap = text.slice(from, to);
+  WORD_RUN.lastIndex = 0;
+  for (let m = WORD_RUN.exec(gap); m; m = WORD_RUN.exec(gap)) {
+    const start = from + m.index, end = start + m[0].length;
+    // Punctuation is no word ("you, idiot").
+    if (!HAS_LETTER.test(m[0])) continue;
+    // (decide() no longer reads the normalised text, so the scratch buffers may be reused.)
+    if (c.fillers.has(normalizedString(m[0]))) continue;
+    let matched = false;
+    for (let g = 0; g < hits && !matched; g++) matched = hitStart[g] < end && hitEnd[g] > start;
+    if (!matched) return false;
+  }
+  return true;
+}
+
+const HYPHENS = new Set(["-", "\u2010", "\u2011"]);
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+
+function isLetterAt(text: string, i: number): boolean {
+  return i >= 0 && i < text.length && LETTER_OR_MARK.test(text[i]);
+}
+
+/**
+ * A whole-word entry that a hyphen joins to another word part, on a side where the entry needs a
+ * word boundary, is part of a compound of its own (`Cum-ex`, `tit-for-tat`): it counts
+ * only beside a definite match. A compound that is itself an entry (`dick-head`, `dumb-ass`)
+ * matches as that entry.
+ */
+function inCompound(text: string, h: number, rule: number): boolean {
+  const s = hitStart[h], e = hitEnd[h];
+  if ((rule & R_END) !== 0 && HYPHENS.has(text[e]) && isLetterAt(text, e + 1)) return true;
+  return (rule & R_START) !== 0 && HYPHENS.has(text[s - 1]) && isLetterAt(text, s - 2);
+}
+
+// Words that are not names beside a name-like entry or a capitalised word holding an entry:
+// function words, interjections, insult adjectives and the second parts of insults ("Suck My
+// Dick", "Hey Dick", "Big Dick", "Dick Head").
+const NOT_NAMES = new Set([
+  ..."a an the i you your yours youre you're ur u ya yo ye my me mine his him her he she it its"
+    .split(" "),
+  ..."we us our they them their this that these those what such so and or but not no yes".split(
+    " ",
+  ),
+  ..."of in on at to for with by from as is are was be".split(" "),
+  ..."hey hi hello oh ok okay lol lmao wow dear please thanks".split(" "),
+  ..."suck sucks eat kiss lick blow big little small tiny fat huge dumb stupid ugly nice".split(
+    " ",
+  ),
+  ..."head heads face hole wad bag bags sucker suckers licker breath brain cheese weed".split(" "),
+]);
+// Words before a capitalised word that make it a noun said of someone rather than a name, even
+// when a capitalised word follows ("you Twatface", "a Shithead", "Suck My Dick", "Big Dick Energy").
+const ADDRESS = new Set([
+  ..."a an you your ur u ya yo ye youre you're my his her our their such what".split(" "),
+  ..."big little small tiny fat huge dumb stupid ugly nice suck sucks eat kiss lick blow".split(
+    " ",
+  ),
+]);
+const EN = languageBit("en");
+const APOSTROPHES = new Set(["'", "\u2019"]);
+// Characters skipped between a word and its neighbour within a sentence: spaces, commas, quotes
+// and brackets (`Richard "Dick" Roe`, `Dick, Jane and Tom`).
+const BETWEEN = new Set([..." \t,\"'()[]\u201c\u201d\u2018\u2019"]);
+
+/** True when text[i] belongs to a word: a letter or mark, or an apostrophe between letters. */
+function inWord(text: string, i: number): boolean {
+  if (isLetterAt(text, i)) return true;
+  return APOSTROPHES.has(text[i]) && isLetterAt(text, i - 1) && isLetterAt(text, i + 1);
+}
+
+function isUpper(ch: string): boolean {
+  return ch !== ch.toLowerCase() && ch === ch.toUpperCase();
+}
+
+/** Capitalised, not written in capitals throughout ("Dick", "McCain"; not "DICK"). */
+function capitalised(text: string, start: number, end: number): boolean {
+  if (!isUpper(text[start])) return false;
+  for (let i = start + 1; i < end; i++) {
+    if (text[i] !== text[i].toUpperCase()) return true;
+  }
+  return end - start === 1;
+}
+
+/**
+ * The word before position i in the same sentence: [start, end, 1 when it is an initial or a
+ * short abbreviation with its full stop ("K.", "Mr.")], or null at the sentence's start.
+ */
+function wordBefore(text: string, i: number): [number, number, number] | null {
+  let k = i - 1;
+  while (k >= 0 && BETWEEN.has(text[k])) k--;
+  let stop = 0;
+  if (text[k] === ".") {
+    stop = 1;
+    k--;
+  }
+  if (!isLetterAt(text, k)) return null;
+  let a = k;
+  while (a > 0 && inWord(text, a - 1)) a--;
+  // A full stop ends the sentence unless it closes an initial or a title ("J. Dick", "Dr. Roe").
+  if (stop && !(k === a ? isUpper(text[a]) : TITLES.has(text.slice(a, k + 1).toLowerCase()))) {
+    return null;
+  }
+  return [a, k + 1, stop];
+}
+// Titles written with a full stop before a name.
+const TITLES = new Set("mr mrs ms dr st prof rev sen gen col capt lt sgt jr sr hon".split(" "));
+
+/** The word after position i in the same sentence ([start, end]), or null. */
+function wordAfter(text: string, i: number): [number, number] | null {
+  let k = i;
+  while (k < text.length && BETWEEN.has(text[k])) k++;
+  if (!isLetterAt(text, k)) return null;
+  let b = k;
+  while (b < text.length && inWord(text, b)) b++;
+  return [k, b];
+}
+
+/** True when no hit overlaps text[start, end). */
+function unmatched(start: number, end: number): boolean {
+  for (let g = 0; g < hits; g++) if (hitStart[g] < end && hitEnd[g] > start) return false;
+  return true;
+}
+
+/** A capitalised word that is a name: an initial, or not a function word, insult word or match. */
+function nameWord(text: string, w: [number, number, number?] | null): boolean {
+  if (!w || !capitalised(text, w[0], w[1])) return false;
+  if (w[2] && w[1] - w[0] === 1) return true;
+  return !NOT_NAMES.has(text.slice(w[0], w[1]).toLowerCase()) && unmatched(w[0], w[1]);
+}
+
+/**
+ * An English entry read as (part of) a name counts only beside a definite match:
+ * - a name-like entry (`Dick`, `Hooker`) written with a capital, beside a capitalised name word of
+ *   the same sentence (`Dick Cheney`, `Philip J. Dick`, `Grandpa Dick turned`);
+ * - an entry inside a longer capitalised word that no entry matches whole (`Danny Shittu`,
+ *   `Sharon Fagge`, `fans of Slutsky`), beside a capitalised name word or in mid-sentence,
+ *   unless the word before addresses someone ("you Twatface", "a Shithead").
+ */
+function inName(c: Compiled, h: number, text: string): boolean {
+  const x = hitEntry[h];
+  if ((c.entryLangs[x] & EN) === 0) return false;
+  // Most matches start a word in lower case: nothing to read then.
+  if (!isUpper(text[hitStart[h]]) && !inWord(text, hitStart[h] - 1)) return false;
+  let ws = hitStart[h], we = hitEnd[h];
+  while (ws > 0 && inWord(text, ws - 1)) ws--;
+  while (we < text.length && inWord(text, we)) we++;
+  if (!capitalised(text, ws, we)) return false;
+  const before = wordBefore(text, ws), after = wordAfter(text, we);
+  const address = before !== null && ADDRESS.has(text.slice(before[0], before[1]).toLowerCase());
+  const named = !address && (nameWord(text, before) || nameWord(text, after));
+  if ((c.entryRule[x] & R_NAME) !== 0 && ws === hitStart[h]) return named;
+  // Inside a longer word: letters before the match, or after it beyond an inflection.
+  const rest = text.slice(hitEnd[h], we).toLowerCase().replace(/^['\u2019]/, "");
+  if (ws === hitStart[h] && (rest === "" || ENDINGS.has(rest))) return false;
+  // An entry matching the whole word (`Motherfucker`, `Fuckface`) is no name.
+  for (let g = 0; g < hits; g++) {
+    const kind = c.entryKind[hitEntry[g]];
+    if (g !== h && hitStart[g] <= ws && hitEnd[g] >= we && kind !== K_FRAME) return false;
+  }
+  if (named) return true;
+  return before !== null && !address && unmatched(before[0], before[1]);
 }
 
 /** "fucking" followed by another word that is not its object, nor an insult, intensifies it. */

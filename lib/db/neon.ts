@@ -1,6 +1,6 @@
 /** Postgres over Neon's HTTP protocol: one round trip per call, works on every edge runtime. */
 import { neon, neonConfig } from "@neondatabase/serverless";
-import { type Row, type Sql, type Statement, toDbError, toParam } from "./port.ts";
+import { retryConflicts, type Row, type Sql, type Statement, toDbError, toParam } from "./port.ts";
 
 /** Options for the Neon adapter; `fetchEndpoint` points the driver at a non-Neon endpoint. */
 export interface NeonOptions {
@@ -13,21 +13,25 @@ export function openNeon(url: string, options: NeonOptions = {}): Sql {
   const sql = neon(url);
   return {
     kind: "neon",
-    async query<T = Row>(text: string, params: unknown[] = []) {
-      try {
-        return (await sql.query(text, params.map(toParam))) as T[];
-      } catch (err) {
-        throw toDbError(err);
-      }
+    query<T = Row>(text: string, params: unknown[] = []) {
+      return retryConflicts(async () => {
+        try {
+          return (await sql.query(text, params.map(toParam))) as T[];
+        } catch (err) {
+          throw toDbError(err);
+        }
+      });
     },
-    async transaction(statements: Statement[]) {
-      try {
-        return (await sql.transaction((tx) =>
-          statements.map((s) => tx.query(s.text, (s.params ?? []).map(toParam)))
-        )) as Row[][];
-      } catch (err) {
-        throw toDbError(err);
-      }
+    transaction(statements: Statement[]) {
+      return retryConflicts(async () => {
+        try {
+          return (await sql.transaction((tx) =>
+            statements.map((s) => tx.query(s.text, (s.params ?? []).map(toParam)))
+          )) as Row[][];
+        } catch (err) {
+          throw toDbError(err);
+        }
+      });
     },
     close() {
       return Promise.resolve();

@@ -115,6 +115,9 @@ export function openMemoryKv(now: () => number = Date.now): Kv {
     ping() {
       return Promise.resolve();
     },
+    close() {
+      return Promise.resolve();
+    },
   };
   return kv;
 }

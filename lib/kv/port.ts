@@ -52,8 +52,10 @@ export interface Kv {
   pttl(key: string): Promise<number>;
   /** Round trip check for readiness probes. */
   ping(): Promise<void>;
+  /** Releases the connection, if the adapter holds one. */
+  close(): Promise<void>;
   /** Adapter name. */
-  readonly kind: "upstash" | "memory";
+  readonly kind: "upstash" | "memory" | "redis";
 }
 
 /** A KV failure; `unavailable` when the store could not be reached or did not answer. */
@@ -72,4 +74,28 @@ export function toKvError(err: unknown): KvError {
   if (err instanceof KvError) return err;
   const message = (err as Error)?.message ?? String(err);
   return new KvError(message, !COMMAND_REFUSED.test(message), { cause: err });
+}
+
+/** Runs one adapter call, turning whatever the driver threw into a KvError. */
+export async function kvCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw toKvError(err);
+  }
+}
+
+/** `incr` and `incrMany` as batches, for adapters whose batch is one MULTI/EXEC round trip. */
+export function countersOverBatch(batch: Kv["batch"]): Pick<Kv, "incr" | "incrMany"> {
+  return {
+    async incr(key, options = {}) {
+      const [value] = await batch([{ op: "incr", key, ...options }]);
+      return value as number;
+    },
+    async incrMany(keys, options = {}) {
+      return await batch(
+        keys.map((key) => ({ op: "incr", key, ttlMs: options.ttlMs })),
+      ) as number[];
+    },
+  };
 }

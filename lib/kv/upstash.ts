@@ -1,6 +1,6 @@
 /** Redis over Upstash's REST protocol (production). */
 import { Redis } from "@upstash/redis/cloudflare";
-import { type Kv, type KvResult, type SetOptions, toKvError } from "./port.ts";
+import { countersOverBatch, type Kv, kvCall, type KvResult, type SetOptions } from "./port.ts";
 
 /** Options for the Upstash adapter. */
 export interface UpstashOptions {
@@ -32,36 +32,21 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
     return opts as any;
   };
   const setDone = (r: unknown) => r === "OK" || r === "ok";
-  async function guarded<T>(run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (err) {
-      throw toKvError(err);
-    }
-  }
   const kv: Kv = {
     kind: "upstash",
     get(key) {
-      return guarded(async () => asText(await redis.get(key)));
+      return kvCall(async () => asText(await redis.get(key)));
     },
     set(key: string, value: string, options: SetOptions = {}) {
-      return guarded(async () => setDone(await redis.set(key, value, setOptions(options))));
+      return kvCall(async () => setDone(await redis.set(key, value, setOptions(options))));
     },
     getdel(key) {
-      return guarded(async () => asText(await redis.getdel(key)));
+      return kvCall(async () => asText(await redis.getdel(key)));
     },
-    async incr(key, options = {}) {
-      const [value] = await kv.batch([{ op: "incr", key, ...options }]);
-      return value as number;
-    },
-    async incrMany(keys, options = {}) {
-      return await kv.batch(
-        keys.map((key) => ({ op: "incr", key, ttlMs: options.ttlMs })),
-      ) as number[];
-    },
+    ...countersOverBatch((commands) => kv.batch(commands)),
     batch(commands) {
       if (commands.length === 0) return Promise.resolve([]);
-      return guarded(async () => {
+      return kvCall(async () => {
         const tx = redis.multi();
         // Each command's answer, read from the transaction's replies by position.
         const answers: ((replies: unknown[]) => KvResult)[] = [];
@@ -108,15 +93,18 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
     },
     del(...keys) {
       if (keys.length === 0) return Promise.resolve(0);
-      return guarded(async () => Number(await redis.del(...keys)));
+      return kvCall(async () => Number(await redis.del(...keys)));
     },
     pttl(key) {
-      return guarded(async () => Number(await redis.pttl(key)));
+      return kvCall(async () => Number(await redis.pttl(key)));
     },
     ping() {
-      return guarded(async () => {
+      return kvCall(async () => {
         await redis.ping();
       });
+    },
+    close() {
+      return Promise.resolve();
     },
   };
   return kv;

@@ -1,13 +1,18 @@
 /**
  * Workers smoke test: runs only when dev/run_tests.ts has booted the bundle under
- * `wrangler dev --local` (WORKER_URL set), against real PostgreSQL and Redis via the bridges.
+ * `wrangler dev --local` (WORKER_URL set), against real PostgreSQL and Redis: once with
+ * DATABASE_URL through the Neon bridge, once with no DATABASE_URL but a Hyperdrive binding
+ * (WORKER_DATABASE names which). Redis is Upstash's REST API through its bridge in both.
  */
 import assert from "node:assert/strict";
 import { fetchJson } from "../fetch_json.ts";
+import { openTcp } from "../../lib/db/tcp.ts";
 
 const url = Deno.env.get("WORKER_URL");
 const adminToken = Deno.env.get("WORKER_ADMIN_TOKEN") ?? "";
 const ignore = !url;
+const database = Deno.env.get("WORKER_DATABASE") ?? "";
+const pgUrl = Deno.env.get("WORKER_PG_URL");
 
 function json(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   return fetchJson(`${url}${path}`, method, body, headers);
@@ -67,6 +72,32 @@ Deno.test({
       "x-appid": "someone-else",
     });
     assert.equal(denied.status, 403);
+  },
+});
+
+Deno.test({
+  name: `workers: records land in PostgreSQL (${database}), read back by later requests`,
+  ignore: ignore || !pgUrl,
+  fn: async () => {
+    const auth = { authorization: `Bearer ${adminToken}` };
+    const name = `workers pg ${crypto.randomUUID().slice(0, 8)}`;
+    const game = await json("POST", "/admin/v1/games", { name }, auth);
+    assert.equal(game.status, 201);
+    // Each request has its own database client on Workers: several in a row and at once.
+    const reads = await Promise.all(
+      Array.from({ length: 5 }, () => json("GET", "/admin/v1/games?limit=200", undefined, auth)),
+    );
+    for (const r of reads) assert.equal(r.status, 200, JSON.stringify(r.body));
+    const pg = openTcp(pgUrl!, { max: 1 });
+    try {
+      const rows = await pg.query<{ name: string }>(
+        "select name from games where game_index = $1",
+        [game.body.gameIndex],
+      );
+      assert.deepEqual(rows.map((r) => r.name), [name]);
+    } finally {
+      await pg.close();
+    }
   },
 });
 

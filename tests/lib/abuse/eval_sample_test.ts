@@ -12,6 +12,9 @@ const sample: { items: EvalItem[] } = JSON.parse(
   await Deno.readTextFile(new URL("./eval_sample.json", import.meta.url)),
 );
 const items = [...sample.items, ...holdoutItems()];
+// Lines of tests/lib/abuse/holdout/clean_en_heldout.tsv flagged when it was first measured after
+// the rules it holds out (BENCHMARKS.md): a ceiling, so later rules cannot add to them unseen.
+const CLEAN_HELDOUT_MEASURED = 25;
 
 Deno.test("evaluation sample: recall per evasion class and false positives meet the goals", () => {
   const ours = evaluate(items, ourFilter(true));
@@ -33,7 +36,9 @@ Deno.test("evaluation sample: recall per evasion class and false positives meet 
   }
   for (const [row, c] of ours) {
     // The outside list and the hold-outs measure coverage beyond the lists: reported, not goals.
-    const reported = ["outside_list", "peer_word", "phrase"].some((k) => row === `recall: ${k}`);
+    const reported = ["outside_list", "peer_word", "phrase", "abuse_heldout"].some((k) =>
+      row === `recall: ${k}`
+    );
     if (row.startsWith("recall: ") && !reported && c.total >= 10) {
       assert.ok(c.hit / c.total >= 0.9, `${row}: ${c.hit}/${c.total}`);
     }
@@ -43,4 +48,23 @@ Deno.test("evaluation sample: recall per evasion class and false positives meet 
   }
   assert.ok(rate("fp sentence: en") < 0.02, "clean English sentences");
   assert.ok(rate("fp sentence: ko") < 0.03, "clean Korean sentences");
+  // The hand-written English part of the first clean sample on its own (headlines, names, chat).
+  const handWritten = ["headline", "name", "chat"].map((f) => ours.get(`fp sentence ${f}: en`)!);
+  assert.ok(
+    handWritten.reduce((n, c) => n + c.hit, 0) <
+      0.02 * handWritten.reduce((n, c) => n + c.total, 0),
+    "hand-written English clean sentences",
+  );
+});
+
+Deno.test("second English hold-out pair: recall kept, false positives not above the measured", () => {
+  const ours = evaluate(holdoutItems(), ourFilter(true));
+  const abusive = ours.get("recall: abuse_heldout")!;
+  const clean = ours.get("fp clean_heldout: en")!;
+  assert.equal(abusive.total, 115);
+  assert.equal(clean.total, 328);
+  // 106 of 115 before the context readings of names, compounds and phrase frames.
+  assert.ok(abusive.hit >= 106, `abusive hold-out recall ${abusive.hit}/115`);
+  // Measured after them (BENCHMARKS.md); the goal of fewer than 2 % (6) is not met yet.
+  assert.ok(clean.hit <= CLEAN_HELDOUT_MEASURED, `clean hold-out flagged ${clean.hit}/328`);
 });

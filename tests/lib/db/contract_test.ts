@@ -1,22 +1,26 @@
 /**
- * The SQL port contract on every adapter available in this tier: PGlite always, the Neon HTTP
- * driver when DATABASE_URL is set (the real tier, through the local Neon bridge).
+ * The SQL port contract on every adapter available in this tier: PGlite always; with
+ * DATABASE_URL (both real tiers) postgres.js over TCP straight to PostgreSQL, and the Neon HTTP
+ * driver where NEON_FETCH_ENDPOINT names the local Neon bridge (the bridged real tier).
  */
 import assert from "node:assert/strict";
 import { DbError, type Sql } from "../../../lib/db/port.ts";
 import { openPglite } from "../../../lib/db/pglite.ts";
 import { openNeon } from "../../../lib/db/neon.ts";
+import { openTcp } from "../../../lib/db/tcp.ts";
 import { testEnv } from "../../harness.ts";
 
 const dbUrl = Deno.env.get("DATABASE_URL");
+const neonEndpoint = Deno.env.get("NEON_FETCH_ENDPOINT");
 const adapters: [string, () => Promise<Sql>, boolean][] = [
   // The harness's PGlite is reused: creating one costs seconds.
   ["pglite", async () => dbUrl ? await openPglite() : (await testEnv()).services.db, false],
   [
     "neon",
-    () => Promise.resolve(openNeon(dbUrl!, { fetchEndpoint: Deno.env.get("NEON_FETCH_ENDPOINT") })),
-    !dbUrl,
+    () => Promise.resolve(openNeon(dbUrl!, { fetchEndpoint: neonEndpoint })),
+    !dbUrl || !neonEndpoint,
   ],
+  ["tcp", () => Promise.resolve(openTcp(dbUrl!)), !dbUrl],
 ];
 
 for (const [name, open, ignore] of adapters) {

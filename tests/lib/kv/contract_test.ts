@@ -1,17 +1,21 @@
 /**
  * The KV port contract, run identically on every adapter available in this tier: the in-memory
- * adapter always, the Upstash adapter when UPSTASH_* point at a server (the real tier).
+ * adapter always, the Upstash adapter when UPSTASH_* point at a server (the bridged real tier),
+ * and Redis over TCP when REDIS_URL is set (the TCP real tier).
  */
 import assert from "node:assert/strict";
 import type { Kv } from "../../../lib/kv/port.ts";
 import { openMemoryKv } from "../../../lib/kv/memory.ts";
 import { openUpstashKv } from "../../../lib/kv/upstash.ts";
+import { openRedisKv } from "../../../lib/kv/tcp.ts";
 
 const url = Deno.env.get("UPSTASH_REDIS_REST_URL");
 const token = Deno.env.get("UPSTASH_REDIS_REST_TOKEN");
+const redisUrl = Deno.env.get("REDIS_URL");
 const adapters: [string, () => Kv, boolean][] = [
   ["memory", () => openMemoryKv(), false],
   ["upstash", () => openUpstashKv(url!, token!), !url || !token],
+  ["redis", () => openRedisKv(redisUrl!), !redisUrl],
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,136 @@
+/**
+ * Words that read as something else in context: name-like entries inside a capitalised name,
+ * entries inside capitalised surnames and place names, whole-word entries inside hyphenated
+ * compounds, and phrase frames whose words between frame and target must qualify the insult.
+ * Each clean reading has its abusive counterpart beside it.
+ */
+import assert from "node:assert/strict";
+import { compileDetector, parseLabel } from "../../../lib/abuse/detector.ts";
+import { LEXICON } from "../../../lib/abuse/lexicon_data.ts";
+
+const builtin = compileDetector({ forbiddenWords: [], builtin: true });
+const flagged = (text: string, lang = "en") => builtin.detect(text, { lang }).forbidden;
+const mask = (text: string, lang = "en") => builtin.detect(text, { lang }).masked;
+
+/** Asserts that each text is flagged (or not) by the built-in lexicon, English given. */
+function expectFlagged(expected: boolean, texts: string[]) {
+  for (const text of texts) assert.equal(flagged(text), expected, text);
+}
+
+Deno.test("name-like entries: labelled in the lexicon, read as names beside a capitalised name", () => {
+  const en = LEXICON.en;
+  assert.equal(en.labels[en.forbidden.indexOf("dick")], "sexual 2 word name");
+  assert.equal(parseLabel("sexual 2 word name").name, true);
+  assert.equal(parseLabel("sexual 2 word variant").name, false);
+  assert.throws(() => parseLabel("sexual 2 word nickname"), /bad lexicon label/);
+  expectFlagged(false, [
+    "Dick Whittington became mayor of London",
+    "Senator Dick Durbin spoke first",
+    "the comic strip by Chester Gould, Dick Tracy, ran for decades",
+    "novels by Philip J. Dick and others", // an initial before the name
+    "Mr. Dick Wolf produced the show",
+    "ask Mr. Dick about the key", // a title with its full stop is the only name beside it
+    "we ate at Dick's Diner on Main Street",
+    "Grandpa Dick turned ninety",
+  ]);
+  // Not a name: lower case, capitals throughout, no capitalised name beside it, or the words
+  // beside it are function words, insult words or matches.
+  expectFlagged(true, [
+    "you dick",
+    "what a dick, Tom",
+    "DICK DURBIN",
+    "such a Dick",
+    "Suck My Dick",
+    "Big Dick Energy",
+    "Dick Head",
+    "Hey Dick",
+    "Stupid Dick",
+    "Dick.", // alone
+    "I met Tom. Dick was late", // a full stop after a word longer than a title ends the sentence
+  ]);
+  // Beside a definite match the name still counts, as a context-only entry does.
+  assert.equal(mask("Dick Durbin is a cunt"), "**** Durbin is a ****");
+});
+
+Deno.test("entries inside capitalised surnames and place names", () => {
+  expectFlagged(false, [
+    "Danny Shittu headed the equaliser",
+    "coach Leonid Slutsky praised the fans",
+    "the Wankhede Stadium in Mumbai",
+    "fans of Slutsky sang all night", // mid-sentence capital
+    "Professor Shittu, the chemist, retired",
+  ]);
+  expectFlagged(true, [
+    "you Shithead", // addressed
+    "what a Shitface",
+    "he is a Shithead",
+    "Shithead!", // the text's first word, no name beside it
+    "shithead slutsky", // lower case
+    "SLUTSKY", // capitals throughout
+    "Motherfucker Jones", // an entry matches the whole word
+    "ok Fuckface",
+    "Stupid Wankers", // the rest is an inflection
+  ]);
+});
+
+Deno.test("whole-word entries inside hyphenated compounds", () => {
+  expectFlagged(false, [
+    "a tit-for-tat row over tariffs",
+    "shares bought cum-div on Monday",
+    "the Dick-Whittington pantomime",
+    "more tit-bits of gossip",
+  ]);
+  // Entries that match inside words, compounds that are entries themselves, hyphens between
+  // single letters and mask hyphens still count.
+  expectFlagged(true, [
+    "you dick-head",
+    "dumb-ass move",
+    "shit-head",
+    "ass-hole",
+    "cock-sucker",
+    "f-u-c-k",
+    "d-i-c-k",
+    "b-tch",
+    "bitch-ass",
+  ]);
+  // A compound beside a definite match counts with it.
+  assert.equal(mask("fuck these tit-bits"), "**** these ***-bits");
+});
+
+Deno.test("phrase frames: words between frame and target must qualify the insult", () => {
+  expectFlagged(false, [
+    "you meet clowns at the circus",
+    "you are reading about failure",
+    "you are watching a joke show",
+    "you are not a failure",
+    "u feed pigs at dawn",
+    "they are selling old rats for the lab", // "selling" is no qualifier
+  ]);
+  expectFlagged(true, [
+    "you are a complete idiot",
+    "you are a total fucking moron", // a match between frame and target qualifies too
+    "you tiny worm",
+    "you are nothing but garbage",
+    "you - idiot - stop feeding", // punctuation is no word
+    "u r such a clueless clown",
+    "you stupid pig",
+  ]);
+  assert.equal(mask("you are a complete idiot"), "you are a complete *****");
+});
+
+Deno.test("phrase targets said to someone: after a comma that ends the sentence", () => {
+  expectFlagged(true, ["nice try, idiot", "go away, loser!", "whatever, clown. bye"]);
+  assert.equal(mask("nice try, idiot"), "nice try, *****");
+  expectFlagged(false, [
+    "I asked around, nobody knew",
+    "we met the clowns, they were fun",
+    "idiot", // a target alone
+    "the idiot box, again", // before the comma, not after it
+  ]);
+});
+
+Deno.test("context readings apply to the built-in lexicon, not to the studio's own words", () => {
+  const studio = compileDetector({ forbiddenWords: ["dick", "noob"] });
+  assert.equal(studio.detect("Dick Whittington").forbidden, true);
+  assert.equal(studio.detect("a noob-friendly map").forbidden, true);
+});
