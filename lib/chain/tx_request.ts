@@ -1,7 +1,7 @@
 /**
- * The shapes of a transaction request and its answer, shared by the Polygon, Safe and XPLA
- * transaction builders and the record writer. Types only, so that every chain module can depend
- * on it without importing another's code.
+ * The shapes of a transaction request and its answer, shared by the Polygon and XPLA transaction
+ * builders, the operations that call them, the request parser and the record writer. Types only,
+ * so that any chain module can depend on it without importing another's code.
  */
 import type { Abi, Hex } from "viem";
 
