@@ -5,7 +5,8 @@ import { assertPoolHolds, convertArgs, type ConvertInput, polygonFormat } from "
 import { abi as poolAbi } from "../../contracts/artifacts/ConvertPool.ts";
 import { abi as tokenAbi } from "../../contracts/artifacts/GameToken.ts";
 import { parseAddress, requireContract } from "./registry.ts";
-import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
+import { createTransaction } from "./transactions.ts";
+import type { TxCreation, TxRequest } from "./tx_request.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 

@@ -11,7 +11,8 @@ import {
 import type { Services } from "../services.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { abi as lockAbi } from "../../contracts/artifacts/NftLock.ts";
-import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
+import { createTransaction } from "./transactions.ts";
+import type { TxCreation, TxRequest } from "./tx_request.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 

@@ -4,7 +4,8 @@ import type { Services } from "../services.ts";
 import { abi as nftAbi } from "../../contracts/artifacts/GameNFT.ts";
 import { loadMetadata, type NftMetadata, storeMetadata, tokenUriFor } from "./metadata.ts";
 import { parseUint256, requireContract } from "./registry.ts";
-import { createTransaction, type TxCreation, type TxRequest } from "./transactions.ts";
+import { createTransaction } from "./transactions.ts";
+import type { TxCreation, TxRequest } from "./tx_request.ts";
 import { requireChain } from "./sending.ts";
 import { readOnChain } from "./polygon.ts";
 

@@ -5,7 +5,6 @@
  * the callback outbox.
  */
 import {
-  type Abi,
   encodeFunctionData,
   type Hex,
   serializeTransaction,
@@ -19,67 +18,7 @@ import { trackTransaction } from "./tracker.ts";
 import { findSafe } from "./safe/wallets.ts";
 import { insertRecord, txRecordStatement } from "./tx_insert.ts";
 import { createSafeTransaction } from "./safe/transactions.ts";
-
-/** Transaction types recorded (txType). */
-export type TxType =
-  | "MINT"
-  | "LOCK"
-  | "UNLOCK"
-  | "CONVERT_TO_TOKEN"
-  | "CONVERT_TO_CURRENCY"
-  | "DEPLOY"
-  | "CONTRACT_CALL"
-  | "MULTISIG_TX";
-
-/** Who asks and how the answer should look. */
-export interface TxRequest {
-  appid: string;
-  gameIndex: number;
-  network: string;
-  playerId: string;
-  isSend: boolean;
-  encoded: boolean;
-  callbackUrl?: string;
-  /** Caller-chosen request id (idempotency); generated when absent. */
-  requestId?: string;
-  /** The original request parameters, shown in the transaction list. */
-  params: Record<string, unknown>;
-}
-
-/** The contract call to make. */
-export interface TxIntent {
-  type: TxType;
-  from: Hex;
-  to: Hex;
-  abi: Abi;
-  functionName: string;
-  args: readonly unknown[];
-  /** Action name used in error messages, e.g. "mint". */
-  action: string;
-}
-
-/** The unsigned transaction as an object (numbers as JSON numbers). */
-export interface RawTxObject {
-  from: string;
-  to: string;
-  data: string;
-  nonce: number;
-  chainId: number;
-  gas: number;
-  maxFeePerGas: number;
-  maxPriorityFeePerGas: number;
-}
-
-/** The transaction-creation response `data`. */
-export type TxCreation =
-  | { txhash: string; status: "PENDING"; requestId: string }
-  | { rawTx: RawTxObject | Record<string, unknown> | string; requestId: string; status: "WAITING" }
-  | {
-    rawTx: Record<string, unknown> | string;
-    hashedTx: string;
-    requestId: string;
-    status: "WAITING";
-  };
+import type { TxCreation, TxIntent, TxRequest } from "./tx_request.ts";
 
 /** Creates the transaction for a request: sent (PENDING) or returned unsigned (WAITING). */
 export async function createTransaction(

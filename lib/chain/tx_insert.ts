@@ -6,7 +6,7 @@
 import type { Services } from "../services.ts";
 import { DomainError } from "../errors.ts";
 import { DbError, type Statement } from "../db/port.ts";
-import type { TxRequest, TxType } from "./transactions.ts";
+import type { TxRequest, TxType } from "./tx_request.ts";
 import { txRecordsChanged } from "./tx_list_cache.ts";
 
 /** The fields of one `chain_txs` record. */

@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import type { TxRequest } from "../../lib/chain/transactions.ts";
+import type { TxRequest } from "../../lib/chain/tx_request.ts";
 import { assertOutboundUrl, OutboundRefused } from "../../lib/outbound/guard.ts";
 import { DomainError } from "../../lib/errors.ts";
 import { chainOkResponse } from "./schemas.ts";

@@ -61,8 +61,9 @@ code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .empty{border:1px dashed var(--line);border-radius:var(--radius);padding:1.2em;text-align:center;color:var(--muted);background:var(--panel);margin-bottom:1em}
 .empty strong{display:block;color:var(--ink);margin-bottom:.3em}
 .pager{display:flex;gap:.6em;align-items:center;margin:-.4em 0 1.2em}
-.addresses{display:grid;grid-template-columns:auto minmax(0,1fr);gap:.15em .5em;align-items:baseline}
-.addresses code{word-break:normal;white-space:nowrap}
+code.longid{word-break:normal;overflow-wrap:break-word}
+.addresses{display:grid;grid-template-columns:auto 1fr;gap:.15em .5em;align-items:baseline}
+.addrlist code{display:block;margin-bottom:.15em}
 .panel>p:first-child{margin-top:0}
 .net{font-size:.72em;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.04em}
 .netstate{display:grid;gap:.2em;justify-items:start}
@@ -135,12 +136,13 @@ form.stack>button{justify-self:start}
   .tablewrap table,.tablewrap tbody,.tablewrap tr,.tablewrap td{display:block;width:100%}
   .tablewrap thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
   .tablewrap tr{background:var(--panel);border:1px solid var(--line);border-radius:var(--radius);margin-bottom:.6em;padding:.35em 0}
-  .tablewrap td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:.6em;justify-items:start;border:0;padding:.2em .8em}
+  /* A value's long words (time zone names, ids) break rather than run out of the card. */
+  .tablewrap td{display:grid;grid-template-columns:7.5em minmax(0,1fr);gap:.6em;justify-items:start;border:0;padding:.2em .8em;overflow-wrap:anywhere}
   .tablewrap td::before{content:attr(data-label);color:var(--muted);font-size:.82em;font-weight:600}
   .tablewrap td[data-label=""]{display:block}
   .tablewrap td[data-label=""]::before{content:none}
   .tablewrap td:empty{display:none}
-  .addresses code{white-space:normal;word-break:break-all}
+  .addresses{grid-template-columns:auto minmax(0,1fr)}
 }
 `;
 

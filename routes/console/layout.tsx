@@ -202,6 +202,22 @@ export const Field: FC<PropsWithChildren<{ id: string; label: string; hint?: str
   </div>
 );
 
+/**
+ * A long identifier in monospace (an on-chain address) that wraps, when its column is narrow, at
+ * its middle rather than at any character, and breaks elsewhere only when even half does not fit;
+ * copying it still yields one string.
+ */
+export const LongId: FC<{ value: string }> = ({ value }) => {
+  const half = Math.ceil(value.length / 2);
+  return (
+    <code class="longid">
+      {value.slice(0, half)}
+      <wbr />
+      {value.slice(half)}
+    </code>
+  );
+};
+
 /** A status badge coloured by meaning. */
 export const Badge: FC<{ value: string | null | undefined }> = ({ value }) => {
   const v = value ?? "unknown";

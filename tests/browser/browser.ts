@@ -65,6 +65,31 @@ export async function noSidewaysScroll(page: Page) {
   assert.ok(overflow <= 1, `${page.url()} scrolls sideways by ${overflow}px`);
 }
 
+/**
+ * The table cells of the page open now whose content is wider than the cell (a long address or
+ * word running over into the next column), described: each visible cell's scrollWidth, which
+ * counts what sticks out, against its clientWidth.
+ */
+export function overflowingCells(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("td, th")].flatMap((cell) => {
+      const el = cell as HTMLElement;
+      const over = el.scrollWidth - el.clientWidth;
+      if (over <= 1 || el.getClientRects().length === 0) return [];
+      const table = el.closest("table");
+      const column = (table?.querySelectorAll("th")[(el as HTMLTableCellElement).cellIndex]
+        ?.textContent ?? "").trim();
+      const where = `${table?.getAttribute("aria-label") ?? "table"} / ${column || "?"}`;
+      return [`${where}: "${el.textContent?.trim().slice(0, 60)}" sticks out by ${over}px`];
+    })
+  );
+}
+
+/** Asserts that no table cell of the page open now overflows its cell (see overflowingCells). */
+export async function noCellOverflow(page: Page) {
+  assert.deepEqual(await overflowingCells(page), [], `${page.url()}: a cell's content overflows`);
+}
+
 let shared: Promise<BrowserRig> | undefined;
 
 /** The process-wide rig (one server and one Chromium for every browser test of the process). */

@@ -4,10 +4,21 @@
  */
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
+import type { Page } from "playwright-core";
 import { admin, ADMIN_TOKEN, callJson, rememberSecret, seedTenant, testEnv } from "../harness.ts";
+import { seedChainTxs } from "../seed_rows.ts";
 import { startGameServer } from "../../dev/game_server.ts";
 import { dueCallback, receiver } from "../routes/observability/webhook_fixture.ts";
-import { noSidewaysScroll, rig, RIG_TEST, shoot, signedIn, signIn } from "./browser.ts";
+import {
+  noCellOverflow,
+  noSidewaysScroll,
+  overflowingCells,
+  rig,
+  RIG_TEST,
+  shoot,
+  signedIn,
+  signIn,
+} from "./browser.ts";
 
 function isoDay(offsetDays: number): string {
   return new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -268,13 +279,24 @@ Deno.test({
         .map((el) => el.outerHTML)
     );
     assert.deepEqual(unlabelled, [], path);
+    // Shot first, so that a failing page's screenshot shows what went wrong.
     await shoot(page, name);
+    await noCellOverflow(page);
   }
+  // The empty multi-signature list says how to make one, naming an endpoint that exists.
+  await page.goto(`${base}/console/g/${t.gameIndex}/blockchain`);
+  const multisig = await page.locator("#multisig-list").textContent();
+  assert.match(multisig ?? "", /POST \/core\/v1\/multisig/);
+  assert.ok(
+    !(multisig ?? "").includes("/admin/v1/multisig"),
+    "names no endpoint that does not exist",
+  );
   await page.goto(`${base}/console/g/${t.gameIndex}`);
   await page.keyboard.press("Tab");
   assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
   await page.keyboard.press("Enter");
-  assert.ok(page.url().endsWith("#main"));
+  // The fragment navigation lands after the key press returns.
+  await page.waitForURL(/#main$/, { timeout: 5000 });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -321,6 +343,20 @@ async function busyGame() {
     }),
   );
   created(await admin("POST", "/admin/v1/wallets", { gameIndex: t.gameIndex }));
+  const owners = [0, 1, 2].map((i) => `0x${String(i + 1).repeat(40)}`);
+  await services.db.query(
+    `insert into multisig_wallets (chain_id, address, network, game_index, owners, threshold,
+       salt_nonce, creator, singleton, proxy_factory, fallback_handler, created_at)
+     values (137, $1, 'polygon', $2, $3::jsonb, 2, '0', $4, $4, $4, $4, now())`,
+    [
+      `0x${crypto.randomUUID().replaceAll("-", "").slice(0, 32)}${"ab".repeat(4)}`,
+      t.gameIndex,
+      JSON.stringify(owners),
+      owners[0],
+    ],
+  );
+  // Ten transactions, one of them PENDING (with its cancel button).
+  await seedChainTxs(services.db, { appid: t.appid, gameIndex: t.gameIndex, rows: 10 });
   await services.db.query(
     `insert into item_requests (game_index, transaction_id, body, body_hash, source, status,
        attempts, last_code, last_message, next_attempt_at, created_at, updated_at)
@@ -358,41 +394,66 @@ async function busyGame() {
   };
 }
 
-Deno.test({
-  name: "phone width: every console page, with content, has no sideways scroll",
-  ...RIG_TEST,
-}, async () => {
-  const { t, projectKey, campaignId } = await busyGame();
-  const { context, page, base, errors } = await signedIn(390);
-  const g = `/console/g/${t.gameIndex}`;
-  for (
-    const [name, path] of [
-      ["21-phone-games", "/console/games"],
-      ["22-phone-overview", g],
-      ["23-phone-apps", `${g}/apps`],
-      ["24-phone-keys", `${g}/keys`],
-      ["25-phone-webhooks", `${g}/webhooks`],
-      ["26-phone-moderation", `${g}/moderation`],
-      ["27-phone-project", `${g}/moderation/${projectKey}`],
-      ["28-phone-items", `${g}/items`],
-      ["29-phone-cpa", `${g}/cpa`],
-      ["29b-phone-blockchain", `${g}/blockchain`],
-      ["29c-phone-otp", `${g}/otp`],
-      ["29d-phone-push", `${g}/push`],
-      ["29e-phone-campaign", `${g}/push/${campaignId}`],
-    ]
-  ) {
+/**
+ * Opens every console page of a new busy game at a width, each answering 200 with no sideways
+ * scroll, shot as `<n>-<prefix>-<page>`; asserts at the end that no table cell of any of them
+ * overflows (all pages listed at once). `check` adds assertions per page.
+ */
+async function everyPage(
+  width: number,
+  shots: { numbers: string; prefix: string },
+  check: (page: Page, path: string) => Promise<void> = async () => {},
+) {
+  const busy = await busyGame();
+  const g = `/console/g/${busy.t.gameIndex}`;
+  const pages: [string, string][] = [
+    ["1", "games", "/console/games"],
+    ["2", "overview", g],
+    ["3", "apps", `${g}/apps`],
+    ["4", "keys", `${g}/keys`],
+    ["5", "webhooks", `${g}/webhooks`],
+    ["6", "moderation", `${g}/moderation`],
+    ["7", "project", `${g}/moderation/${busy.projectKey}`],
+    ["8", "items", `${g}/items`],
+    ["9", "cpa", `${g}/cpa`],
+    ["9b", "blockchain", `${g}/blockchain`],
+    ["9c", "otp", `${g}/otp`],
+    ["9d", "push", `${g}/push`],
+    ["9e", "campaign", `${g}/push/${busy.campaignId}`],
+  ].map(([n, name, path]) => [`${shots.numbers}${n}-${shots.prefix}-${name}`, path]);
+  const { context, page, base, errors } = await signedIn(width);
+  const overflows: Record<string, string[]> = {};
+  for (const [name, path] of pages) {
     const res = await page.goto(`${base}${path}`);
     assert.equal(res?.status(), 200, path);
+    await shoot(page, name);
     await noSidewaysScroll(page);
+    const cells = await overflowingCells(page);
+    if (cells.length) overflows[path] = cells;
+    await check(page, path);
+  }
+  assert.deepEqual(overflows, {}, "cells whose content overflows them, per page");
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+Deno.test({
+  name: "phone width: every console page, with content, has no sideways scroll or cell overflow",
+  ...RIG_TEST,
+}, async () => {
+  await everyPage(390, { numbers: "2", prefix: "phone" }, async (page, path) => {
     // The header's switcher and its button stay inside the screen.
     const open = await page.locator("header.top").getByRole("button", { name: "Open" })
       .boundingBox();
     assert.ok(open && open.x >= 0 && open.x + open.width <= 390, `${path}: Open at ${open?.x}`);
-    await shoot(page, name);
-  }
-  assert.deepEqual(errors, []);
-  await context.close();
+  });
+});
+
+Deno.test({
+  name: "desktop width: no table cell of any console page, with content, overflows its cell",
+  ...RIG_TEST,
+}, async () => {
+  await everyPage(1280, { numbers: "4", prefix: "desktop" });
 });
 
 Deno.test({
@@ -470,13 +531,11 @@ Deno.test({
       ),
       "Addresses|Polygon|XPLA|Key|Created",
     );
-    const multisig = await page.locator("#multisig-list").textContent();
-    assert.match(multisig ?? "", /POST \/core\/v1\/multisig/);
-    assert.ok(
-      !(multisig ?? "").includes("/admin/v1/multisig"),
-      "names no endpoint that does not exist",
-    );
+    const safe = page.locator('table[aria-label="Multi-signature wallets"] tbody tr').first();
+    await safe.getByRole("cell", { name: "2 of 3" }).waitFor();
+    for (const n of ["1", "2", "3"]) await safe.getByText(`0x${n.repeat(40)}`).waitFor();
     await shoot(page, "36-blockchain-wallets");
+    await noCellOverflow(page);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -6,19 +6,20 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { seedTenant, testEnv } from "../harness.ts";
-import { noSidewaysScroll, RIG_TEST, shoot, signedIn } from "./browser.ts";
+import { noCellOverflow, noSidewaysScroll, RIG_TEST, shoot, signedIn } from "./browser.ts";
 
 const ROWS = 305;
 const PHONE = 390;
 
 /**
  * Follows a list's "Next page" links from the page open now; returns the text of one column of
- * every row seen, page by page, checking each page for sideways scroll.
+ * every row seen, page by page, checking each page for sideways scroll and cell overflow.
  */
 async function walk(page: Page, table: string, column: number, shots: string): Promise<string[]> {
   const seen: string[] = [];
   for (let n = 1; n <= 20; n++) {
     await noSidewaysScroll(page);
+    await noCellOverflow(page);
     const cells = await page.locator(`table[aria-label="${table}"] > tbody > tr`).evaluateAll(
       (rows, i) => rows.map((r) => r.querySelectorAll("td")[i]?.textContent?.trim() ?? ""),
       column,

@@ -21,7 +21,7 @@ import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
 import { loadMetadata, storeMetadata, tokenUriFor } from "../metadata.ts";
 import { requireContract } from "../registry.ts";
-import type { TxCreation, TxRequest } from "../transactions.ts";
+import type { TxCreation, TxRequest } from "../tx_request.ts";
 import type { MintEntry } from "../nft.ts";
 import { queryContract } from "./lcd.ts";
 import { parseXplaAddress } from "./keys.ts";

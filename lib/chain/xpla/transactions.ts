@@ -10,12 +10,8 @@ import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
 import { withSendLock } from "../send_lock.ts";
 import { trackTransaction } from "../tracker.ts";
-import {
-  assertNewRequestId,
-  type TxCreation,
-  type TxRequest,
-  type TxType,
-} from "../transactions.ts";
+import { assertNewRequestId } from "../transactions.ts";
+import type { TxCreation, TxRequest, TxType } from "../tx_request.ts";
 import { insertRecord, insertRecords, txRecordStatement } from "../tx_insert.ts";
 import { txRecordsChanged } from "../tx_list_cache.ts";
 import {

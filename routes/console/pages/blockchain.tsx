@@ -10,7 +10,7 @@ import type { Hono } from "hono";
 import type { ConsoleEnv } from "../session.ts";
 import type { RootApp } from "../api.ts";
 import { type Console, consoleOf } from "../render.tsx";
-import { Badge, Csrf, Empty, Field, gamePath, PagedTable, when } from "../layout.tsx";
+import { Badge, Csrf, Empty, Field, gamePath, LongId, PagedTable, when } from "../layout.tsx";
 import { gameOf, seg } from "./params.ts";
 import { PAGE_ROWS } from "./games.tsx";
 import { MultisigTable, WalletsTable } from "./wallets.tsx";
@@ -51,8 +51,8 @@ async function chainPage(k: Console, g: number) {
           ["Name", (x) => x.name],
           ["Type", (x) => x.type],
           ["Network", (x) => x.network],
-          ["Address", (x) => <code>{x.address}</code>],
-          ["Owner", (x) => <code>{x.owner}</code>],
+          ["Address", (x) => <LongId value={x.address} />],
+          ["Owner", (x) => <LongId value={x.owner} />],
           ["Registered", (x) => when(x.createdAt)],
         ]}
         empty={

@@ -8,7 +8,7 @@
  */
 import type { Child } from "hono/jsx";
 import type { ApiResult } from "../api.ts";
-import { Badge, Empty, PagedTable, type PageQuery, when } from "../layout.tsx";
+import { Badge, Empty, LongId, PagedTable, type PageQuery, when } from "../layout.tsx";
 
 /** A network's state of a wallet, as GET /admin/v1/wallets answers it. */
 type NetworkState = Record<string, unknown> & { chainId: number | string; balance: string };
@@ -96,8 +96,8 @@ export function WalletsTable(
       columns={[
         ["Addresses", (w: Wallet) => (
           <div class="addresses">
-            <span class="net">Polygon</span> <code>{w.address}</code>
-            <span class="net">XPLA</span> <code>{w.xplaAddress}</code>
+            <span class="net">Polygon</span> <LongId value={w.address} />
+            <span class="net">XPLA</span> <LongId value={w.xplaAddress} />
           </div>
         )],
         ["Polygon", (w: Wallet) => (
@@ -155,11 +155,11 @@ export function MultisigTable(
             <span class="muted">chain {String(m.chainId)}</span>
           </>
         )],
-        ["Address", (m) => <code>{m.address}</code>],
+        ["Address", (m) => <LongId value={m.address} />],
         ["Signatures", (m) => `${m.threshold} of ${m.owners.length}`],
         [
           "Owners",
-          (m) => <div class="addresses">{m.owners.map((o: string) => <code>{o}</code>)}</div>,
+          (m) => <div class="addrlist">{m.owners.map((o: string) => <LongId value={o} />)}</div>,
         ],
         ["State", (m) => <Badge value={m.state} />],
         ["Created", (m) => when(m.createdAt)],

@@ -50,8 +50,16 @@ Deno.test("wallets: both addresses, balance with its unit, nonce and sequence, k
       param="wallets"
     />,
   );
-  assert.match(page, /0xB64e5FBA1a34b92D70B2e36bB04778D3273a15B0/);
-  assert.match(page, /xpla1ke89lws6xjuj6u9jud4mq3mc6vnn59ds648qjw/, "the whole xpla1 address");
+  // Each address whole in one element; its only line-break opportunity is at its middle.
+  assert.match(
+    page,
+    /<code class="longid">0xB64e5FBA1a34b92D70B<wbr\/>2e36bB04778D3273a15B0<\/code>/,
+  );
+  assert.match(
+    page,
+    /<code class="longid">xpla1ke89lws6xjuj6u9ju<wbr\/>d4mq3mc6vnn59ds648qjw<\/code>/,
+    "the whole xpla1 address",
+  );
   assert.match(page, /1,234\.5 POL/);
   assert.match(page, />&lt; 0\.000001 XPLA</, "a dust balance is not shown as 0");
   assert.match(page, /title="0\.000000123456789 XPLA"/, "the exact amount on hover");
