@@ -197,6 +197,17 @@ export function createMetrics(db: Sql): Metrics {
   };
 }
 
+/** The methods counted under their own name; any other method is counted as OTHER. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/**
+ * The method as a metric label: a client may send any token as a method, and every distinct one
+ * would add series, so only the standard methods keep their name.
+ */
+export function methodLabel(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : "OTHER";
+}
+
 interface Series {
   labels: { family: string; route: string; method: string; status: string };
   /** Observations per bucket (not cumulative); the last slot is above every bound. */
@@ -226,8 +237,9 @@ export class HttpLatency {
     this.#bounds = bounds;
   }
 
-  /** Counts one request that took `seconds`. */
-  observe(family: string, route: string, method: string, status: number, seconds: number): void {
+  /** Counts one request that took `seconds` (a method outside the standard ones as OTHER). */
+  observe(family: string, route: string, rawMethod: string, status: number, seconds: number): void {
+    const method = methodLabel(rawMethod);
     const byRoute = this.#level(this.#series, family);
     const byMethod = this.#level(byRoute, route);
     let byStatus = byMethod.get(method);

@@ -7,6 +7,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv, Family } from "./env.ts";
+import { methodLabel } from "../lib/metrics.ts";
 
 /** The route template a request matched ("unmatched" when no route did). */
 export function routeTemplate(c: Context): string {
@@ -15,6 +16,35 @@ export function routeTemplate(c: Context): string {
     if (routes[i].method !== "ALL") return routes[i].path;
   }
   return "unmatched";
+}
+
+/** Path parameters that hold a secret (a device token): logged as their first characters. */
+const SECRET_PARAMS = new Set(["token"]);
+/** A path segment of an unmatched request this long may be a token: logged as a prefix too. */
+const LONG_SEGMENT = 40;
+const PREFIX = 6;
+
+function shortened(segment: string): string {
+  return `${segment.slice(0, PREFIX)}…`;
+}
+
+/**
+ * The request's path as it may be logged: a secret path parameter of the matched route (the
+ * device token of `/push/devices/{appid}/{token}`) is cut to its first characters, and so is any
+ * long segment of a path no route matched (it may be a token sent with the wrong method).
+ */
+export function loggedPath(c: Context, route: string): string {
+  const path = c.req.path;
+  const segments = path.split("/");
+  if (route === "unmatched") {
+    if (!segments.some((s) => s.length > LONG_SEGMENT)) return path;
+    return segments.map((s) => s.length > LONG_SEGMENT ? shortened(s) : s).join("/");
+  }
+  const names = route.split("/");
+  if (!names.some((n) => n.startsWith(":") && SECRET_PARAMS.has(n.slice(1)))) return path;
+  return segments.map((s, i) =>
+    names[i]?.startsWith(":") && SECRET_PARAMS.has(names[i].slice(1)) ? shortened(s) : s
+  ).join("/");
 }
 
 // Result codes of the moderation families travel in a 200 body; read them from the body.
@@ -133,7 +163,7 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     const errorCodeNow = c.get("errorCode") as string | undefined;
     s.analytics?.writeDataPoint({
       indexes: [family],
-      blobs: [route, method, String(status), errorCodeNow ?? ""],
+      blobs: [route, methodLabel(method), String(status), errorCodeNow ?? ""],
       doubles: [ms, status],
     });
     // A 500 is a bug (error); 502/503/504 say a dependency is down or refused (warn).
@@ -157,7 +187,7 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
       requestId: c.get("requestId"),
       method,
       route,
-      path: c.req.path,
+      path: loggedPath(c, route),
       status,
       durationMs: Math.round(ms * 10) / 10,
       family,

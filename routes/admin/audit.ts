@@ -1,6 +1,7 @@
 /** Logs every admin change (method, path, who) without bodies, so no secret value is logged. */
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
+import { loggedPath, routeTemplate } from "../observe.ts";
 
 const ACTOR = /^[\x20-\x7e]{1,64}$/;
 
@@ -19,7 +20,7 @@ export const auditAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === "GET" || c.req.method === "HEAD" || c.res.status >= 400) return;
   c.get("services").log.info("admin action", {
     actor: adminActor(c),
-    action: `${c.req.method} ${c.req.path}`,
+    action: `${c.req.method} ${loggedPath(c, routeTemplate(c))}`,
     status: c.res.status,
     requestId: c.get("requestId"),
   });

@@ -144,3 +144,24 @@ Deno.test("with an Analytics Engine binding every request writes one data point"
   assert.ok(points[1].blobs?.[3]);
   assert.equal(points[1].doubles?.[1], 400);
 });
+
+Deno.test("GET /metrics: made-up HTTP methods are counted as OTHER, adding no series each", async () => {
+  const series = async () =>
+    (await scrape()).filter((s) => s.name === "gp_http_requests_total").length;
+  const made = () => `M${crypto.randomUUID().slice(0, 8).toUpperCase()}`;
+  // The first made-up method may add the OTHER series; forty more add nothing.
+  await (await call(made(), "/items/v1/requests/x")).body?.cancel();
+  await scrape(); // the scrape's own series is there from the next scrape on
+  const before = await series();
+  for (let i = 0; i < 40; i++) await (await call(made(), "/items/v1/requests/x")).body?.cancel();
+  assert.equal(await series(), before);
+  const samples = await scrape();
+  const methods = new Set(
+    samples.filter((s) => s.name === "gp_http_requests_total").map((s) => s.labels.method),
+  );
+  assert.ok(methods.has("OTHER"));
+  assert.ok(
+    [...methods].every((m) => /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS|OTHER)$/.test(m)),
+    [...methods].join(),
+  );
+});

@@ -201,3 +201,39 @@ Deno.test("no secret the tests created appears in any captured log line", async 
     assert.equal(lines.find((l) => l.includes(secret)), undefined);
   }
 });
+
+Deno.test("request log: a device token in a path is logged as a prefix only, matched or not", async () => {
+  const t = await seedTenant("device token log");
+  const { apiKey } = await t.apiKey(["push"]);
+  const token = `dtok${crypto.randomUUID().replaceAll("-", "")}${"f".repeat(100)}`;
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const ids: string[] = [];
+  for (
+    const [method, path] of [
+      ["GET", `/push/devices/${t.appid}/${token}`],
+      ["GET", `/push/devices/${t.appid}/${encodeURIComponent(`${token}:/x`)}`],
+      // No route has this method or this shape: the path is still not logged in full.
+      ["DELETE", `/push/devices/${t.appid}/${token}`],
+      ["GET", `/push/devices/${t.appid}/${token}/extra`],
+    ]
+  ) {
+    const requestId = `rl-dev-${crypto.randomUUID()}`;
+    ids.push(requestId);
+    const res = await call(method, path, { headers: { ...headers, "x-request-id": requestId } });
+    await res.body?.cancel();
+  }
+  const [matched, encoded, ...unmatched] = ids.map((id) => requestLines(id)[0]);
+  assert.equal(matched.route, "/push/devices/:appid/:token");
+  assert.equal(matched.status, 404);
+  assert.equal(matched.path, `/push/devices/${t.appid}/${token.slice(0, 6)}…`);
+  assert.equal(encoded.path, `/push/devices/${t.appid}/${token.slice(0, 6)}…`);
+  for (const line of unmatched) {
+    assert.equal(line.route, "unmatched");
+    assert.match(line.path, new RegExp(`^/push/devices/${t.appid}/${token.slice(0, 6)}…`));
+  }
+  for (const id of ids) {
+    for (const line of capturedLogs().filter((l) => l.includes(id))) {
+      assert.ok(!line.includes(token.slice(0, 20)), line);
+    }
+  }
+});
