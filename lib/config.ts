@@ -2,6 +2,7 @@
  * Configuration: parsed once from the environment by one zod schema. Nothing else reads env.
  */
 import { z } from "zod";
+import { parseTrustedProxies } from "./proxy_trust.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -102,6 +103,7 @@ const schema = z.object({
   PUSH_LEASE_MS: int(300_000, 1_000),
   ADMIN_AUTH_MAX_FAILURES: int(10, 1),
   ADMIN_AUTH_WINDOW_SECONDS: int(300, 1),
+  TRUSTED_PROXIES: optionalText,
 });
 
 /** Parsed configuration; `embedded` is true when no database and no Redis are configured. */
@@ -165,6 +167,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (!URL.canParse(url)) {
       throw new ConfigError(`POLYGON_RPC_URLS: ${url.slice(0, 40)}... is not a URL`);
     }
+  }
+  try {
+    parseTrustedProxies(c.TRUSTED_PROXIES);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
   }
   try {
     new Intl.DateTimeFormat("en", { timeZone: c.PUSH_BASE_TIME_ZONE });

@@ -7,6 +7,7 @@ import { type ApiScope, verifyApiKey } from "../lib/auth/api_keys.ts";
 import { assertAdminAttemptAllowed, countAdminFailure } from "../lib/auth/admin_failures.ts";
 import { KvError } from "../lib/kv/port.ts";
 import type { Services } from "../lib/services.ts";
+import { clientAddress as clientAddressOf, type RequestOrigin } from "../lib/proxy_trust.ts";
 
 /** Splits an Authorization header; the scheme is compared case-insensitively. */
 export function parseAuthorization(header: string | undefined) {
@@ -33,14 +34,46 @@ export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
   };
 }
 
+/** What the request says about its origin, for lib/proxy_trust.ts. */
+export function requestOrigin(c: Context<AppEnv>): RequestOrigin {
+  // Deno.serve hands its handler info (with the peer address) to app.fetch as the env.
+  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  const peer = env && typeof env === "object" && "remoteAddr" in env
+    ? env.remoteAddr?.hostname ?? "unknown"
+    : undefined;
+  return { peer, header: (name) => c.req.header(name), url: c.req.url };
+}
+
 /**
- * The client's address: the peer of the connection on Deno (Deno.serve passes it as the handler
- * info), else Cloudflare's `CF-Connecting-IP` (set by the edge, which a client cannot override on
- * Workers). Headers are not trusted on Deno, where any client could send them.
+ * The client's address: the connection's peer on Deno (or, through a proxy that TRUSTED_PROXIES
+ * names, the address its X-Forwarded-For vouches for), Cloudflare's `CF-Connecting-IP` on Workers.
  */
 export function clientAddress(c: Context<AppEnv>): string {
-  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
-  return env?.remoteAddr?.hostname ?? c.req.header("cf-connecting-ip") ?? "unknown";
+  return clientAddressOf(requestOrigin(c), c.get("services").config.TRUSTED_PROXIES);
+}
+
+/**
+ * The one limit on wrong admin tokens, shared by the admin API and console sign-in: throws
+ * rate_limited (with retryAfterS) once the client's address has used up its failures.
+ */
+export async function assertAdminTokenAttemptAllowed(c: Context<AppEnv>): Promise<void> {
+  const s = c.get("services");
+  const address = clientAddress(c);
+  await guardKv(s, () => assertAdminAttemptAllowed(s.kv, address, adminLimits(s)));
+}
+
+/** Counts one wrong admin token against the client's address (admin API or console sign-in). */
+export async function countAdminTokenFailure(c: Context<AppEnv>): Promise<void> {
+  const s = c.get("services");
+  const address = clientAddress(c);
+  await guardKv(s, () => countAdminFailure(s.kv, address, adminLimits(s)));
+}
+
+function adminLimits(s: Services) {
+  return {
+    maxFailures: s.config.ADMIN_AUTH_MAX_FAILURES,
+    windowSeconds: s.config.ADMIN_AUTH_WINDOW_SECONDS,
+  };
 }
 
 /**
@@ -49,19 +82,14 @@ export function clientAddress(c: Context<AppEnv>): string {
  */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const s = c.get("services");
-  const address = clientAddress(c);
-  const limits = {
-    maxFailures: s.config.ADMIN_AUTH_MAX_FAILURES,
-    windowSeconds: s.config.ADMIN_AUTH_WINDOW_SECONDS,
-  };
-  await guardKv(s, () => assertAdminAttemptAllowed(s.kv, address, limits));
+  await assertAdminTokenAttemptAllowed(c);
   const auth = parseAuthorization(c.req.header("authorization"));
   if (!auth || auth.scheme !== "bearer" || !auth.token) {
     throw new DomainError("unauthorized", "UNAUTHORIZED", "admin bearer token required");
   }
   const presented = await sha256Hex(auth.token);
   if (!equalFixed(presented, s.adminTokenHash)) {
-    await guardKv(s, () => countAdminFailure(s.kv, address, limits));
+    await countAdminTokenFailure(c);
     throw new DomainError("unauthorized", "UNAUTHORIZED", "admin token invalid");
   }
   await next();

@@ -1,9 +1,10 @@
 /**
- * Throttling of failed admin authentications per client address: each wrong token counts in a
- * KV window (ADMIN_AUTH_WINDOW_SECONDS, starting at the first failure); once
- * ADMIN_AUTH_MAX_FAILURES are reached, every admin call from that address is refused with 429
- * until the window ends, so a token cannot be guessed at request speed. A KV outage does not
- * lock the admin out: counting is then skipped (and logged by the caller).
+ * Throttling of failed admin authentications per client address (lib/proxy_trust.ts), one count
+ * for the admin API and console sign-in: each wrong token counts in a KV window
+ * (ADMIN_AUTH_WINDOW_SECONDS, starting at the first failure); once ADMIN_AUTH_MAX_FAILURES are
+ * reached, every admin call and sign-in from that address is refused with 429 until the window
+ * ends, so a token cannot be guessed at request speed. A KV outage does not lock the admin out:
+ * counting is then skipped (and logged by the caller).
  */
 import type { Kv } from "../kv/port.ts";
 import { DomainError } from "../errors.ts";

@@ -51,10 +51,13 @@ export function consoleApi(c: Context<AppEnv>, root: RootApp, actor: string): Co
       "x-request-id": c.get("requestId"),
       "x-admin-actor": actor,
     };
-    // The admin API counts failed tokens per client address: the console's calls carry the
-    // signed-in user's address (the runtime's env and the edge's header), not a shared one.
-    const edgeAddress = c.req.header("cf-connecting-ip");
-    if (edgeAddress) headers["cf-connecting-ip"] = edgeAddress;
+    // The admin API limits wrong tokens per client address: the console's calls carry what the
+    // signed-in user's address is derived from (the runtime's env, the edge's and a trusted
+    // proxy's headers), so they are counted as that user, not as one shared address.
+    for (const name of ["cf-connecting-ip", "x-forwarded-for"]) {
+      const value = c.req.header(name);
+      if (value) headers[name] = value;
+    }
     let body: string | undefined;
     if (json !== undefined) {
       headers["content-type"] = "application/json";

@@ -16,16 +16,13 @@ import {
 } from "../session.ts";
 import type { AppEnv } from "../../env.ts";
 import { DomainError } from "../../../lib/errors.ts";
+import { assertAdminTokenAttemptAllowed, countAdminTokenFailure } from "../../auth.ts";
 
-/** Wrong tokens allowed per client address in FAILURE_WINDOW_MS before sign-in is refused. */
-const MAX_FAILURES = 10;
-const FAILURE_WINDOW_MS = 15 * 60_000;
-
-/** The client address the edge reports (Cloudflare, or a proxy's first X-Forwarded-For hop). */
-function clientOf(c: Context): string | null {
-  const ip = c.req.header("cf-connecting-ip") ??
-    c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-  return ip && /^[0-9A-Fa-f:.]{2,45}$/.test(ip) ? ip : null;
+/** "5 minutes", "1 minute" or "40 seconds". */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
 function safeNext(next: unknown): string {
@@ -94,19 +91,22 @@ export function registerSignIn(app: Hono<ConsoleEnv>) {
     }
     const token = typeof form.token === "string" ? form.token : "";
     const s = c.get("services");
-    // Without a reported address every client would share one counter, and anyone could lock
-    // everyone out; the admin token's length is the defence there.
-    const client = clientOf(c);
-    const failures = client ? `console:signin-failures:${client}` : null;
-    if (failures && Number(await s.kv.get(failures) ?? 0) >= MAX_FAILURES) {
+    // The admin API's limit on wrong admin tokens, counted per client address: a wrong token
+    // here counts there too, and an address the admin API refuses cannot sign in either.
+    try {
+      await assertAdminTokenAttemptAllowed(ctx);
+    } catch (err) {
+      if (!(err instanceof DomainError) || err.kind !== "rate_limited") throw err;
+      const retryAfterS = Number(err.details?.retryAfterS ?? 60);
+      c.header("Retry-After", String(retryAfterS));
       return signInPage(ctx, {
         next,
-        error: "Too many wrong tokens from here. Wait 15 minutes and try again.",
+        error: `Too many wrong tokens from here. Try again in ${waitText(retryAfterS)}.`,
         status: 429,
       });
     }
     if (!token || !(await adminTokenMatches(s, token))) {
-      if (failures) await s.kv.incr(failures, { ttlMs: FAILURE_WINDOW_MS });
+      await countAdminTokenFailure(ctx);
       s.log.warn("console sign-in refused", { requestId: c.get("requestId") });
       return signInPage(ctx, { next, error: "That admin token is not right.", status: 401 });
     }
