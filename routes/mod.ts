@@ -29,6 +29,8 @@ import { consoleFamily } from "./console/envelope.tsx";
 import { consoleRoutes } from "./console/mod.ts";
 import { guardBodyReads } from "./body_read.ts";
 import { SegmentRouter } from "./router.ts";
+import { requestOrigin } from "./auth.ts";
+import { cameOverHttps } from "../lib/proxy_trust.ts";
 
 /** Every family, most specific prefix first; admin is the fallback. */
 export const families: Family[] = [
@@ -47,6 +49,9 @@ export const families: Family[] = [
 export function familyOf(path: string): Family {
   return families.find((f) => f.prefixes.some((p) => path.startsWith(p))) ?? adminFamily;
 }
+
+/** Strict-Transport-Security for answers sent over HTTPS: a year, this host only. */
+const HSTS = "max-age=31536000";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -102,7 +107,14 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     c.set("requestId", requestId);
     c.set("services", services);
     await observe(c, () => withBody(c, next));
-    c.res.headers.set("X-Request-Id", requestId);
+    const headers = c.res.headers;
+    headers.set("X-Request-Id", requestId);
+    // No answer is content-sniffed into another type (an HTML page, a JSON error, an asset), and
+    // one that went out over HTTPS tells the browser to use nothing else for a year.
+    headers.set("X-Content-Type-Options", "nosniff");
+    if (cameOverHttps(requestOrigin(c), services.config.TRUSTED_PROXIES)) {
+      headers.set("Strict-Transport-Security", HSTS);
+    }
     // Every refusal a client may retry says when (unless the route said more precisely).
     const status = c.res.status;
     if ((status === 429 || status === 503) && !c.res.headers.has("Retry-After")) {
