@@ -84,9 +84,13 @@ export async function serveDeno(config: Config) {
   const log = services.log;
   services.log.info("stores", { database: services.db.kind, kv: services.kv.kind });
   if (config.embedded) {
+    // A generated token (kept in DATA_DIR) is shown so a new user can sign in; one the operator
+    // configured is theirs already and never goes to a log.
     console.log(
       `embedded mode: PGlite and secrets under ${config.DATA_DIR}/, in-memory KV\n` +
-        `admin token: ${services.secrets.adminToken}`,
+        (config.ADMIN_TOKEN
+          ? "admin token: set by ADMIN_TOKEN (not printed)"
+          : `admin token: ${services.secrets.adminToken}`),
     );
   }
   const stopScheduler = startScheduler(services);

@@ -5,56 +5,29 @@
  */
 import assert from "node:assert/strict";
 import { fetchJson } from "./fetch_json.ts";
+import { startServerProcess } from "./server_process.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-
-function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
-async function startServer(dataDir: string) {
-  const port = freePort();
-  // Only what a new user has: no database, no Upstash, no secrets.
-  const env: Record<string, string> = {
+/**
+ * Starts `server.ts` as a new user runs it: only PATH, HOME and the data directory (plus `extra`).
+ * The server binds port 0 and its `listening` line gives the port, so no port is ever guessed; a
+ * server that exits before listening fails with its last stdout and stderr lines.
+ */
+async function startServer(dataDir: string, extra: Record<string, string> = {}) {
+  const output: string[] = [];
+  const server = await startServerProcess({
     PATH: Deno.env.get("PATH") ?? "",
     HOME: Deno.env.get("HOME") ?? "/tmp",
     DATA_DIR: dataDir,
-    PORT: String(port),
     SCHEDULER_INTERVAL_MS: "0",
-    RUST_BACKTRACE: "0",
-  };
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "server.ts"],
-    cwd: ROOT,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  const deadline = Date.now() + 60_000;
-  while (!/"msg":"listening"/.test(out)) {
-    if (Date.now() > deadline) throw new Error(`server did not start: ${out}`);
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${out}`);
-    out += value;
-  }
-  // Keep reading so the server never blocks on a full pipe; ends when the process exits.
-  const drained = (async () => {
-    while (!(await reader.read()).done) { /* discard */ }
-  })();
+    ...extra,
+  }, { clearEnv: true, timeoutMs: 120_000, onLine: (line) => output.push(line) });
   return {
-    url: `http://127.0.0.1:${port}`,
-    printedAdminToken: /admin token: (\S+)/.exec(out)?.[1],
+    url: server.url,
+    output,
+    printedAdminToken: output.map((l) => /admin token: (\S+)/.exec(l)?.[1]).find(Boolean),
     async stop() {
-      child.kill("SIGTERM");
-      const status = await child.status;
-      await drained;
-      assert.equal(status.code, 0, "SIGTERM shuts the server down cleanly");
+      const code = await server.kill("SIGTERM");
+      assert.equal(code, 0, `SIGTERM shuts the server down cleanly:\n${server.tail()}`);
     },
   };
 }
@@ -102,6 +75,40 @@ Deno.test("main.ts: zero-configuration server works end to end and keeps its dat
     } finally {
       await second.stop();
     }
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts: a server that cannot start says why", async () => {
+  const dataDir = await Deno.makeTempDir();
+  try {
+    await assert.rejects(
+      () => startServer(dataDir, { LOG_LEVEL: "loud" }),
+      /failed to start: invalid configuration: LOG_LEVEL/,
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts: an ADMIN_TOKEN from the environment is never printed", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const token = `env-admin-token-${crypto.randomUUID()}`;
+  try {
+    const server = await startServer(dataDir, { ADMIN_TOKEN: token });
+    try {
+      const games = await json(`${server.url}/admin/v1/games`, "GET", undefined, {
+        authorization: `Bearer ${token}`,
+      });
+      assert.equal(games.status, 200, "the configured token is the admin token");
+    } finally {
+      await server.stop();
+    }
+    const all = server.output.join("\n");
+    assert.ok(all.includes('"msg":"listening"'));
+    assert.ok(!all.includes(token.slice(16)), "no line of stdout or stderr holds the token");
+    assert.match(all, /admin token: set by ADMIN_TOKEN \(not printed\)/);
   } finally {
     await Deno.remove(dataDir, { recursive: true });
   }

@@ -44,16 +44,25 @@ function keepTail(
 
 /**
  * Starts `entry` (default server.ts) with `env` (PORT is set to 0 and HOST to 127.0.0.1; the log
- * level must let the `listening` line through) and waits until it listens.
+ * level must let the `listening` line through) and waits until it listens. `clearEnv` starts it
+ * with `env` alone instead of on top of this process's environment; `onLine` sees every line of
+ * stdout and stderr.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { entry?: string; timeoutMs?: number; name?: string } = {},
+  options: {
+    entry?: string;
+    timeoutMs?: number;
+    name?: string;
+    clearEnv?: boolean;
+    onLine?: (line: string) => void;
+  } = {},
 ): Promise<ServerProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", options.entry ?? "server.ts"],
     cwd: ROOT,
     env: { RUST_BACKTRACE: "0", NO_COLOR: "1", ...env, PORT: "0", HOST: "127.0.0.1" },
+    clearEnv: options.clearEnv,
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -62,10 +71,11 @@ export async function startServerProcess(
   const listening = new Promise<number>((resolve) => resolvePort = resolve);
   const drained = Promise.all([
     keepTail(child.stdout, lines, (line) => {
+      options.onLine?.(line);
       const url = /"msg":"listening".*"url":"http:\/\/[^:]+:(\d+)"/.exec(line)?.[1];
       if (url) resolvePort(Number(url));
     }),
-    keepTail(child.stderr, lines),
+    keepTail(child.stderr, lines, options.onLine),
   ]);
   const exited = child.status.then(async (s) => {
     await drained;
