@@ -112,7 +112,10 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     // No answer is content-sniffed into another type (an HTML page, a JSON error, an asset), and
     // one that went out over HTTPS tells the browser to use nothing else for a year.
     headers.set("X-Content-Type-Options", "nosniff");
-    if (cameOverHttps(requestOrigin(c), services.config.TRUSTED_PROXIES)) {
+    const https = c.req.url.startsWith("https:") ||
+      (c.req.header("x-forwarded-proto") !== undefined &&
+        cameOverHttps(requestOrigin(c), services.config.TRUSTED_PROXIES));
+    if (https) {
       headers.set("Strict-Transport-Security", HSTS);
     }
     // Every refusal a client may retry says when (unless the route said more precisely).
