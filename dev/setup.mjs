@@ -1,20 +1,35 @@
-// Installs the pinned npm dependencies when node_modules is missing or older than the lockfile.
-// Runs under plain Node so that a fresh clone needs nothing but Node.js.
+// Installs the pinned npm dependencies when node_modules is missing, older than the lockfile, or
+// lacks what was asked for. Runs under plain Node so that a fresh clone needs nothing but Node.js.
+//
+//   node dev/setup.mjs            everything: the server's packages and the tools (tests, anvil,
+//                                 wrangler, Redocly, the XPLA SDK, solc, Playwright, dictionaries)
+//   node dev/setup.mjs --server   only package.json "dependencies", what the server imports
+//                                 (`deno task dev` and `deno task start`)
+//
+// A server-only request never removes tools that are already installed: when node_modules holds
+// the devDependencies and the lockfile changed, it installs everything again.
 import { execSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 
+const serverOnly = process.argv.includes("--server");
 const marker = "node_modules/.package-lock.json";
-const stale = !existsSync(marker) ||
-  statSync(marker).mtimeMs < statSync("package-lock.json").mtimeMs;
-if (stale) {
-  console.error("installing npm dependencies...");
-  const flags = "--no-audit --no-fund --loglevel=error";
+
+// npm's hidden lockfile lists exactly the installed packages; the tools are marked dev.
+const present = existsSync(marker);
+const fresh = present && statSync(marker).mtimeMs >= statSync("package-lock.json").mtimeMs;
+const hasTools = present &&
+  Object.values(JSON.parse(readFileSync(marker, "utf8")).packages ?? {}).some((p) => p.dev);
+const wantAll = !serverOnly || hasTools;
+if (!fresh || (wantAll && !hasTools)) {
+  const omit = wantAll ? "" : " --omit=dev";
+  console.error(`installing npm dependencies${wantAll ? "" : " (the server's only)"}...`);
+  const flags = `--no-audit --no-fund --loglevel=error${omit}`;
   try {
     execSync(`npm ci ${flags}`, { stdio: ["ignore", "inherit", "pipe"] });
   } catch {
-    // The lockfile records only the platform packages the registry had when it was written
-    // (deno, anvil and workerd ship one package per platform); `npm install` keeps every pinned
-    // version and fills in this platform's package.
+    // `npm ci` refuses a lockfile that is out of step with package.json (e.g. a platform package
+    // the registry did not have when it was written); `npm install` keeps every pinned version
+    // and fills in what is missing.
     execSync(`npm install ${flags}`, { stdio: "inherit" });
   }
 }
