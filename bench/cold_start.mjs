@@ -56,8 +56,18 @@ async function once(ref) {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  child.stdout.on("data", (d) => out += d);
-  child.stderr.on("data", (d) => out += d);
+  // Phases, from the output: Deno fetched by npx and running its first task; the npm install
+  // done (the server task starts); the server listening.
+  const marks = { denoRunning: 0, installed: 0, listening: 0 };
+  const onData = (d) => {
+    out += d;
+    const at = performance.now() - started;
+    if (!marks.denoRunning && /Task (setup|dev)/.test(out)) marks.denoRunning = at;
+    if (!marks.installed && /Task dev deno run/.test(out)) marks.installed = at;
+    if (!marks.listening && /"msg":"listening"/.test(out)) marks.listening = at;
+  };
+  child.stdout.on("data", onData);
+  child.stderr.on("data", onData);
   let exited = false;
   child.on("exit", () => exited = true);
   let url = "";
@@ -93,6 +103,9 @@ async function once(ref) {
     ref,
     commit,
     firstOkSeconds: Math.round((firstOk - started) / 100) / 10,
+    denoRunningSeconds: Math.round(marks.denoRunning / 100) / 10,
+    installedSeconds: Math.round(marks.installed / 100) / 10,
+    listeningSeconds: Math.round(marks.listening / 100) / 10,
     createGameStatus: dbStatus,
     nodeModulesMB: Number(du),
     packages: Object.keys(lock.packages).filter((k) => k).length,

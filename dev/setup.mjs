@@ -21,15 +21,19 @@ const hasTools = present &&
   Object.values(JSON.parse(readFileSync(marker, "utf8")).packages ?? {}).some((p) => p.dev);
 const wantAll = !serverOnly || hasTools;
 if (!fresh || (wantAll && !hasTools)) {
-  const omit = wantAll ? "" : " --omit=dev";
+  // The server's packages need no install script (the only ones are ws's optional native helpers,
+  // which ship prebuilt, and swagger-ui-dist's install analytics), so none is run for them.
+  const omit = wantAll ? "" : " --omit=dev --ignore-scripts";
   console.error(`installing npm dependencies${wantAll ? "" : " (the server's only)"}...`);
   const flags = `--no-audit --no-fund --loglevel=error${omit}`;
+  // No install analytics (swagger-ui-dist's scarf would run `npm ls` and call out).
+  const env = { ...process.env, SCARF_ANALYTICS: "false" };
   try {
-    execSync(`npm ci ${flags}`, { stdio: ["ignore", "inherit", "pipe"] });
+    execSync(`npm ci ${flags}`, { stdio: ["ignore", "inherit", "pipe"], env });
   } catch {
     // `npm ci` refuses a lockfile that is out of step with package.json (e.g. a platform package
     // the registry did not have when it was written); `npm install` keeps every pinned version
     // and fills in what is missing.
-    execSync(`npm install ${flags}`, { stdio: "inherit" });
+    execSync(`npm install ${flags}`, { stdio: "inherit", env });
   }
 }
