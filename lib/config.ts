@@ -19,6 +19,7 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
   MAX_BODY_BYTES: int(1_048_576, 1024),
   MAX_BATCH_BODY_BYTES: int(8_388_608, 1024),
+  CHAT_BATCH_DEDUP_SECONDS: int(86_400, 0),
   ADMIN_TOKEN: z.string().min(16, "ADMIN_TOKEN must be at least 16 characters").optional(),
   DATABASE_URL: optionalText,
   DATABASE_DRIVER: z.enum(["auto", "neon", "tcp"]).default("auto"),

@@ -1,11 +1,13 @@
 /**
- * Periodic work (item dispatch, health probes, transaction tracking, push tasks): one function
- * run by the Workers cron trigger and by an interval in the Deno server.
+ * Periodic work (item dispatch, health probes, transaction tracking, push tasks, expired chat
+ * batch receipts): one function run by the Workers cron trigger and by an interval in the Deno
+ * server.
  */
 import type { Services } from "./services.ts";
 import { pushDispatchJob } from "./push/dispatch.ts";
 import { chainTrackerJob } from "./chain/tracker_job.ts";
 import { itemDeliveryJob } from "./items/jobs.ts";
+import { chatReceiptsJob } from "./moderation/chat_logs.ts";
 import type { ScheduledJob } from "./scheduled_job.ts";
 
 export type { ScheduledJob } from "./scheduled_job.ts";
@@ -15,6 +17,7 @@ export const scheduledJobs: readonly ScheduledJob[] = [
   pushDispatchJob,
   chainTrackerJob,
   itemDeliveryJob,
+  chatReceiptsJob,
 ];
 
 /** Runs every job once; one job failing does not stop the others. */

@@ -123,3 +123,11 @@ Deno.test("README: the complete push campaign body is accepted", async () => {
   assert.equal(r.body.status, 1);
   assert.ok(Object.keys(r.body.tasks).length > 0);
 });
+
+Deno.test("README: every npx command that fetches a package runs without a prompt (-y)", () => {
+  // npx asks before installing a package that is not in node_modules; a script gets
+  // "npx canceled due to missing packages". Deno comes from npm, so its launcher needs -y.
+  const prompting = readme.split("\n").filter((line) => /npx (?!-y )deno@/.test(line));
+  assert.deepEqual(prompting, []);
+  assert.match(readme, /npx -y deno@2\.9\.6 task dev/);
+});

@@ -4,7 +4,8 @@
  * on embedded defaults in a fresh data directory, and every step through the API. Only the ports
  * (free ones instead of 8545/1317/8787) and the Deno launcher (this same Deno instead of
  * `npx deno@2.9.6` / `npx -y deno@2.9.6`) are replaced. Embedded tier only: the walk-through
- * starts its own server, so the real tier's database settings do not apply to it.
+ * starts its own server, so the real tier's database settings do not apply to it. Each walk-through
+ * must stop what it started: once the script has ended, no process of its session may be left.
  */
 import assert from "node:assert/strict";
 
@@ -30,8 +31,11 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const { code, stdout, context } = await runWalkthrough("<!-- walkthrough -->", ["8545"]);
+    const { code, stdout, context, leftover } = await runWalkthrough("<!-- walkthrough -->", [
+      "8545",
+    ]);
     assert.equal(code, 0, context);
+    assert.deepEqual(leftover, [], "processes left running after the walk-through");
     const lines = stdout.trim().split("\n");
     const statuses = lines.slice(-6).sort();
     assert.deepEqual(statuses, [
@@ -53,8 +57,11 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const { code, stdout, context } = await runWalkthrough("<!-- xpla-walkthrough -->", ["1317"]);
+    const { code, stdout, context, leftover } = await runWalkthrough("<!-- xpla-walkthrough -->", [
+      "1317",
+    ]);
     assert.equal(code, 0, context);
+    assert.deepEqual(leftover, [], "processes left running after the walk-through");
     const lines = stdout.trim().split("\n");
     assert.deepEqual(lines.slice(-7).sort(), [
       "CONVERT_TO_CURRENCY SUCCESS",
@@ -72,9 +79,27 @@ Deno.test({
   },
 });
 
+/** The processes of session `sid` (pid and command line), from /proc. */
+function sessionProcesses(sid: number): string[] {
+  const found: string[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      // pid (comm) state ppid pgrp session ...: comm may hold spaces, so split after its ")".
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (fields[0] === "Z" || Number(fields[3]) !== sid) continue;
+      const cmd = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0").join(" ");
+      found.push(`${entry.name} ${cmd.trim()}`);
+    } catch { /* gone meanwhile */ }
+  }
+  return found;
+}
+
 /**
  * Runs one README walk-through block in its own session with free ports and this Deno; answers
- * its exit code, its stdout and a failure context (stderr, the server's log).
+ * its exit code, its stdout, a failure context (stderr, the server's log) and the processes of
+ * its session still running 15 s after it ended (what it started and did not stop).
  */
 async function runWalkthrough(marker: string, ports: string[]) {
   const root = new URL("../", import.meta.url).pathname;
@@ -112,7 +137,19 @@ async function runWalkthrough(marker: string, ports: string[]) {
   const timer = setTimeout(stopGroup, 300_000);
   const { code } = await child.status;
   clearTimeout(timer);
+  // A stopped server finishes its shutdown (a last flush of the request log) before it exits.
+  let leftover = sessionProcesses(child.pid);
+  for (let i = 0; i < 150 && leftover.length > 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    leftover = sessionProcesses(child.pid);
+  }
   stopGroup();
+  // Background jobs under `set -m` have process groups of their own: stop each by its pid.
+  for (const line of sessionProcesses(child.pid)) {
+    try {
+      Deno.kill(Number(line.split(" ")[0]), "SIGKILL");
+    } catch { /* gone meanwhile */ }
+  }
   const stdout = await Deno.readTextFile(outFile);
   const stderr = await Deno.readTextFile(errFile);
   let log = "";
@@ -123,5 +160,5 @@ async function runWalkthrough(marker: string, ports: string[]) {
     log.slice(-3000)
   }`;
   await Deno.remove(dataDir, { recursive: true }).catch(() => {});
-  return { code, stdout, context };
+  return { code, stdout, context, leftover };
 }

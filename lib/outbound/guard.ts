@@ -74,12 +74,13 @@ export class OutboundRefused extends Error {
 /**
  * Refuses, at registration, a target that the guard would refuse when used: the URL (or the TCP
  * host) must be public unless private targets are allowed, and a host name must not resolve to a
- * private address where the runtime can resolve names. Throws DomainError invalid naming `field`.
+ * private address where the runtime can resolve names. Throws DomainError invalid naming `field`,
+ * with `code` (TARGET_REFUSED unless the API has its own, e.g. the chain API's callback code).
  */
 export async function assertRegistrableTarget(
   outbound: { assertPublicHost(hostname: string): Promise<void> },
   target: { url: string } | { host: string },
-  options: { allowPrivate: boolean; field: string },
+  options: { allowPrivate: boolean; field: string; code?: string },
 ): Promise<void> {
   try {
     const hostname = "url" in target
@@ -91,7 +92,11 @@ export async function assertRegistrableTarget(
     await outbound.assertPublicHost(hostname);
   } catch (err) {
     if (err instanceof OutboundRefused) {
-      throw new DomainError("invalid", "TARGET_REFUSED", `${options.field}: ${err.message}`);
+      throw new DomainError(
+        "invalid",
+        options.code ?? "TARGET_REFUSED",
+        `${options.field}: ${err.message}`,
+      );
     }
     throw err;
   }

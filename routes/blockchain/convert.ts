@@ -40,7 +40,7 @@ export function registerConvert(app: OpenAPIHono<AppEnv>) {
     };
     const created = await chainPort(c.get("network")).convert(
       c.get("services"),
-      txRequest(c, body, input),
+      await txRequest(c, body, input),
       input,
     );
     return renderChainOk(c, created);

@@ -36,7 +36,7 @@ export function registerNftLock(app: OpenAPIHono<AppEnv>) {
     };
     const created = await chainPort(c.get("network")).lockNft(
       c.get("services"),
-      txRequest(c, body, input),
+      await txRequest(c, body, input),
       input,
     );
     return renderChainOk(c, created);

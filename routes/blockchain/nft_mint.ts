@@ -59,7 +59,7 @@ export function registerNftMint(app: OpenAPIHono<AppEnv>) {
       }
       return { tokenId: m.tokenId, royaltyPercentage, metadata: m.metadata };
     });
-    const req = txRequest(c, body, {
+    const req = await txRequest(c, body, {
       contract,
       from: body.from,
       to: body.to,

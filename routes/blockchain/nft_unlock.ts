@@ -36,7 +36,7 @@ export function registerNftUnlock(app: OpenAPIHono<AppEnv>) {
     };
     const created = await chainPort(c.get("network")).unlockNft(
       c.get("services"),
-      txRequest(c, body, input),
+      await txRequest(c, body, input),
       input,
     );
     return renderChainOk(c, created);

@@ -6,8 +6,7 @@ import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import type { TxRequest } from "../../lib/chain/tx_request.ts";
-import { assertOutboundUrl, OutboundRefused } from "../../lib/outbound/guard.ts";
-import { DomainError } from "../../lib/errors.ts";
+import { assertRegistrableTarget } from "../../lib/outbound/guard.ts";
 import { chainOkResponse } from "./schemas.ts";
 
 /** Body fields of every transaction-creating request. */
@@ -39,8 +38,12 @@ export const txCreationResponse = chainOkResponse(
   "PENDING with txhash (isSend true) or WAITING with rawTx (isSend false; with hashedTx when the sender is a multi-signature wallet)",
 );
 
-/** Builds the TxRequest of a validated body; the callback target is checked up front. */
-export function txRequest(
+/**
+ * Builds the TxRequest of a validated body. The callback target is checked up front as item
+ * endpoints and OTP callbacks are at registration: http(s), no credentials, a public address, and
+ * a host name that does not resolve to a private or loopback one (unless ALLOW_PRIVATE_OUTBOUND).
+ */
+export async function txRequest(
   c: Context<AppEnv>,
   body: {
     playerId: string;
@@ -50,16 +53,13 @@ export function txRequest(
     requestId?: string;
   },
   params: Record<string, unknown>,
-): TxRequest {
+): Promise<TxRequest> {
   const s = c.get("services");
-  try {
-    assertOutboundUrl(body.callbackUrl, s.config.allowPrivateOutbound);
-  } catch (err) {
-    if (err instanceof OutboundRefused) {
-      throw new DomainError("invalid", "CALLBACK_URL_REFUSED", `callbackUrl: ${err.message}`);
-    }
-    throw err;
-  }
+  await assertRegistrableTarget(s.outbound, { url: body.callbackUrl }, {
+    allowPrivate: s.config.allowPrivateOutbound,
+    field: "callbackUrl",
+    code: "CALLBACK_URL_REFUSED",
+  });
   return {
     appid: c.get("app").appid,
     gameIndex: c.get("app").gameIndex,

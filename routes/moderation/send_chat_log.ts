@@ -16,7 +16,8 @@ const sendChatLog = createRoute({
   summary: "Collect a batch of AES-ECB encrypted chat messages for abuse analysis",
   description: "result_code: 200 success, 500 incorrect request, 501 chat_count mismatch, " +
     "502 incorrect secret key, 503 unregistered game key, 506 system error, 507 msg over 2 KB. " +
-    "The batch is stored all or nothing.",
+    "The batch is stored all or nothing, and once: the same batch sent again for the game within " +
+    "CHAT_BATCH_DEDUP_SECONDS (a day) is answered 200 success without a second copy.",
   request: {
     body: jsonBody(z.object({
       game_key: z.string().min(1).max(64),

@@ -65,3 +65,64 @@ Deno.test("OTP topic: a private direct-send callback is refused at registration"
     assert.match(r.body.error.message, /^callbackUrl: /);
   }
 });
+
+Deno.test("transaction callbackUrl: a name that resolves to loopback is refused at request time", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("private callback game");
+  const resolved: string[] = [];
+  const outbound = createOutbound({
+    allowPrivate: false,
+    defaultTimeoutMs: 1_000,
+    resolve: (host) => {
+      resolved.push(host);
+      return Promise.resolve(host === "cb.loopback.test" ? ["127.0.0.1"] : ["93.184.215.14"]);
+    },
+  });
+  const app = createApp({
+    ...services,
+    config: { ...services.config, allowPrivateOutbound: false },
+    outbound,
+  });
+  const contract = "0x0000000000000000000000000000000000000001";
+  const wallet = "0x0000000000000000000000000000000000000002";
+  const shared = { playerId: "1", isSend: false, encoded: false };
+  const requests: [string, Record<string, unknown>][] = [
+    [`/service/v1/nft/${contract}/mint`, {
+      from: wallet,
+      to: wallet,
+      royaltyPercentage: 1,
+      mintMsg: [{ tokenId: "1", metadata: { name: "a", image: "b" } }],
+    }],
+    [`/service/v1/nft/contract/${contract}/lock`, {
+      from: wallet,
+      lockContract: contract,
+      tokenId: "1",
+    }],
+    [`/service/v1/lock/contract/${contract}/unlock`, {
+      from: wallet,
+      nftContract: contract,
+      tokenId: "1",
+    }],
+    [`/service/v1/convert/to-token`, {
+      owner: wallet,
+      convertPool: contract,
+      gameTokenAmount: "1",
+      gameCurrencyCode: "gold",
+      gameCurrencyAmount: "1",
+    }],
+  ];
+  for (const network of ["polygon", "xpla"]) {
+    for (const [path, fields] of requests) {
+      const res = await app.request(path, {
+        method: "POST",
+        headers: { ...t.chainHeaders, "x-network": network, "content-type": "application/json" },
+        body: JSON.stringify({ ...shared, ...fields, callbackUrl: "https://cb.loopback.test/cb" }),
+      });
+      const body = await res.json();
+      assert.equal(res.status, 400, `${network} ${path}: ${JSON.stringify(body)}`);
+      assert.equal(body.code, 2015, `${network} ${path}`);
+      assert.match(body.message, /cb\.loopback\.test resolves to a private or loopback address/);
+    }
+  }
+  assert.ok(resolved.includes("cb.loopback.test"));
+});

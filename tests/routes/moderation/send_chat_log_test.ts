@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
-import { admin, call, callJson, seedTenant } from "../../harness.ts";
+import { admin, appWith, call, callJson, seedTenant, testEnv } from "../../harness.ts";
+import { DbError, type Sql } from "../../../lib/db/port.ts";
+import { createApp } from "../../../routes/mod.ts";
+import { purgeChatBatchReceipts } from "../../../lib/moderation/chat_logs.ts";
 import { encryptEcb } from "../../../lib/crypto/aes_ecb.ts";
 import { appWithDatabaseDown, chatBody, chatMessage } from "./fixtures.ts";
 
@@ -226,4 +229,108 @@ Deno.test("chat lang_code (1..16) selects the linked project's built-in lexicons
   assert.equal(byUser.get("12")!.forbidden, false);
   assert.equal(byUser.get("13")!.forbidden, true);
   assert.equal(byUser.get("14")!.forbidden, false);
+});
+
+/** Posts a chat batch to `app` (an app with other services or settings) and answers its result. */
+async function postTo(
+  app: { request: (p: string, i: RequestInit) => Response | Promise<Response> },
+  body: unknown,
+) {
+  const res = await app.request(PATH, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()).result as { result_code: string; result_msg: string };
+}
+
+Deno.test("a batch sent again is stored once and answered as the first; another batch is stored", async () => {
+  const t = await setup();
+  const batch = chatBody(t.gameKey, t.secret, [
+    chatMessage({ chat_msg: "first", channel_user_id: 1 }),
+    chatMessage({ chat_msg: "second", channel_user_id: 2 }),
+  ]);
+  const first = await post(batch);
+  assert.deepEqual(first, { result_code: "200", result_msg: "success" });
+  assert.deepEqual(await post(batch), first);
+  // Two copies at once: one stores, the other finds its receipt.
+  const [a, b] = await Promise.all([post(batch), post(batch)]);
+  assert.deepEqual([a, b], [first, first]);
+  assert.deepEqual((await logs(t.gameIndex)).items.map((i) => i.chatMsg), ["second", "first"]);
+  // Another batch (one message differs) is stored; so is the same batch for another game.
+  const other = chatBody(t.gameKey, t.secret, [
+    chatMessage({ chat_msg: "first", channel_user_id: 1 }),
+    chatMessage({ chat_msg: "second!", channel_user_id: 2 }),
+  ]);
+  assert.deepEqual(await post(other), first);
+  assert.equal((await logs(t.gameIndex)).items.length, 4);
+  const u = await setup();
+  const same = chatBody(u.gameKey, u.secret, [chatMessage({ chat_msg: "first" })]);
+  const again = chatBody(t.gameKey, t.secret, [chatMessage({ chat_msg: "first" })]);
+  await post(same);
+  await post(again);
+  assert.equal((await logs(u.gameIndex)).items.length, 1);
+  assert.equal((await logs(t.gameIndex)).items.length, 5);
+});
+
+Deno.test("a batch answered 506 after it was stored is stored once when the client sends it again", async () => {
+  const t = await setup();
+  const { services } = await testEnv();
+  // The database commits the batch, then the answer is lost (the connection drops).
+  const lostAnswer: Sql = {
+    ...services.db,
+    query: async <T>(text: string, params?: unknown[]) => {
+      const rows = await services.db.query<T>(text, params);
+      if (/insert into chat_logs/.test(text)) throw new DbError("connection lost", "08006");
+      return rows;
+    },
+  };
+  const flaky = createApp({ ...services, db: lostAnswer });
+  const batch = chatBody(t.gameKey, t.secret, [chatMessage({ chat_msg: "only once" })]);
+  assert.equal((await postTo(flaky, batch)).result_code, "506");
+  assert.deepEqual(await post(batch), { result_code: "200", result_msg: "success" });
+  assert.deepEqual((await logs(t.gameIndex)).items.map((i) => i.chatMsg), ["only once"]);
+});
+
+Deno.test("after CHAT_BATCH_DEDUP_SECONDS the same batch is stored again; 0 turns the rule off", async () => {
+  const t = await setup();
+  const { clock } = await testEnv();
+  const app = await appWith({ config: { CHAT_BATCH_DEDUP_SECONDS: 60 } });
+  const batch = chatBody(t.gameKey, t.secret, [chatMessage({ chat_msg: "windowed" })]);
+  const success = { result_code: "200", result_msg: "success" };
+  assert.deepEqual(await postTo(app, batch), success);
+  // The test clock flows with real time: steps far larger than a slow request.
+  clock.advance(30_000);
+  try {
+    assert.deepEqual(await postTo(app, batch), success);
+    assert.equal((await logs(t.gameIndex)).items.length, 1);
+    clock.advance(31_000);
+    assert.deepEqual(await postTo(app, batch), success);
+    assert.equal((await logs(t.gameIndex)).items.length, 2);
+    // The renewed receipt holds for a new window.
+    assert.deepEqual(await postTo(app, batch), success);
+    assert.equal((await logs(t.gameIndex)).items.length, 2);
+  } finally {
+    clock.advance(-61_000);
+  }
+  const off = await appWith({ config: { CHAT_BATCH_DEDUP_SECONDS: 0 } });
+  const repeated = chatBody(t.gameKey, t.secret, [chatMessage({ chat_msg: "every time" })]);
+  await postTo(off, repeated);
+  await postTo(off, repeated);
+  assert.equal((await logs(t.gameIndex, "?userId=1001")).items.length, 4);
+});
+
+Deno.test("expired batch receipts are deleted by the scheduled work", async () => {
+  const t = await setup();
+  const { services, clock } = await testEnv();
+  const batch = chatBody(t.gameKey, t.secret, [chatMessage({ chat_msg: "purged receipt" })]);
+  await post(batch);
+  const receipts = () =>
+    services.db.query("select 1 from chat_batch_receipts where game_index = $1", [t.gameIndex]);
+  assert.equal((await receipts()).length, 1);
+  await purgeChatBatchReceipts(services, clock.now());
+  assert.equal((await receipts()).length, 1);
+  await purgeChatBatchReceipts(services, clock.now() + 86_400_000);
+  assert.equal((await receipts()).length, 0);
 });
