@@ -1,6 +1,9 @@
 -- Exact record counts per app and network for the transaction list's totalItems. Triggers keep
 -- them in the same transaction as each insert or delete, one upsert per statement (not per
 -- row), so a bulk insert costs one count update. Records never change app or network.
+-- The count row of an app is updated by each of its inserts and held until that transaction
+-- commits, so an app's inserts queue on it; records are written one per chain request (about 10
+-- a second) in short transactions, far from where that queue would show.
 create table chain_tx_counts (
   appid text not null,
   network text not null,
