@@ -1,6 +1,6 @@
 /**
- * EXPLAIN ANALYZE of the transaction list's query on 100,000 records of one app (and 5,000 of
- * another), unfiltered (the exact total from the per-app count) and filtered (the capped count),
+ * EXPLAIN ANALYZE of the transaction list's query on 100,000 records of one app (beside 100 of
+ * another, 5,000 of a third and one each of 2,000 more), unfiltered (the exact total from the per-app count) and filtered (the capped count),
  * on a fresh PostgreSQL database (dropped at the end), and the time of each over repeated runs.
  *
  *   deno run -A bench/tx_list_explain.ts [--rows 100000] [--runs 200]
@@ -42,6 +42,14 @@ await runScript(async () => {
     await seedChainTxs(db, { appid: "small", gameIndex: 1, rows: 100 });
     await seedChainTxs(db, { appid: "large", gameIndex: 1, rows: ROWS });
     await seedChainTxs(db, { appid: "other", gameIndex: 2, rows: 5_000 });
+    // 2,000 more apps with a record each, so the counts table is not a single page.
+    await db.query(
+      `insert into chain_txs (request_id, appid, game_index, network, chain_id, player_id, tx_type,
+         status, from_address, contract, request_params, created_at, updated_at)
+       select 'many-' || i, 'app-' || i, 2, 'polygon', 137, 'p', 'mint', 'SUCCESS', '0xa', '0xb',
+              '{}'::jsonb, now(), now()
+         from generate_series(1, 2000) as i`,
+    );
     await db.query("analyze");
     const forms: [string, TxListQuery][] = [
       ["100 rows, first page", { appid: "small", network: "polygon", page: 1, limit: 20 }],
