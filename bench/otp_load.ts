@@ -1,21 +1,28 @@
 /**
- * OTP send and verify latency at concurrency 1 and 20 on real Redis through the production
- * Upstash driver and the local REST bridge (in its own process), provider excluded (`log`).
- * Baseline in the same run: one bare SET with TTL at the same concurrency.
+ * OTP send and verify latency at concurrency 20 (and 1) on real Redis, provider excluded (`log`),
+ * through Redis over TCP (ioredis, REDIS_URL) and through the production Upstash driver and the
+ * local REST bridge (in its own process). References in the same run, on the same adapter: a bare
+ * SET with TTL after each send and verify in the same workers, and a loop of bare SETs alone at
+ * the same concurrency. Rounds alternate the adapters' order; medians of the rounds are printed.
  *
- *   deno run -A bench/otp_load.ts [--n 1000]
+ *   deno run -A bench/otp_load.ts [--n 1000] [--rounds 3] [--kv tcp,upstash]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
 import { benchTopic, servicesOver } from "./otp_services.ts";
-import { finish, spawnDeno } from "./real_tier.ts";
+import { finish, median, spawnDeno } from "./real_tier.ts";
 import type { Services } from "../lib/services.ts";
 import type { Kv } from "../lib/kv/port.ts";
 import { openUpstashKv } from "../lib/kv/upstash.ts";
+import { openRedisKv } from "../lib/kv/tcp.ts";
 import { sendSmsOtp } from "../lib/otp/send.ts";
 import { verifyOtp } from "../lib/otp/verify.ts";
 
 const N = Number(cliFlag("n") ?? 1000);
+const ROUNDS = Number(cliFlag("rounds") ?? 3);
+const KVS = (cliFlag("kv") ?? "tcp,upstash").split(",");
+const REDIS_URL = Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379";
 const topic = benchTopic(`load-${crypto.randomUUID().slice(0, 6)}`);
+const prefix = `otp-load:${crypto.randomUUID().slice(0, 8)}`;
 
 const base = Math.floor(Math.random() * 10_000_000);
 let numbers = 0;
@@ -23,7 +30,10 @@ let numbers = 0;
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-async function run(concurrency: number, s: Services, kv: Kv) {
+type Row = { p50: number; p99: number };
+type Result = Record<string, Row>;
+
+async function otpRun(concurrency: number, s: Services, kv: Kv): Promise<Result> {
   const send: number[] = [];
   const verify: number[] = [];
   const set: number[] = [];
@@ -41,30 +51,80 @@ async function run(concurrency: number, s: Services, kv: Kv) {
       }
       verify.push(performance.now() - t);
       t = performance.now();
-      await kv.set(`otp-load:${i}`, "x", { ttlMs: 60_000 });
+      await kv.set(`${prefix}:${i}`, "x", { ttlMs: 60_000 });
       set.push(performance.now() - t);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  for (const [name, xs] of [["send", send], ["verify", verify], ["bare SET", set]] as const) {
-    console.log(
-      `| concurrency ${concurrency} | ${name} | ${pct(xs, 0.5).toFixed(2)} | ${
-        pct(xs, 0.99).toFixed(2)
-      } |`,
-    );
-  }
+  const row = (xs: number[]) => ({ p50: pct(xs, 0.5), p99: pct(xs, 0.99) });
+  return { send: row(send), verify: row(verify), "SET between": row(set) };
+}
+
+/** Bare SETs with TTL alone, `concurrency` at a time, 3N of them (as many calls as the OTP run). */
+async function setLoop(concurrency: number, kv: Kv): Promise<Result> {
+  const set: number[] = [];
+  let seq = 0;
+  const worker = async () => {
+    while (seq < 3 * N) {
+      const i = seq++;
+      const t = performance.now();
+      await kv.set(`${prefix}:loop:${i}`, "x", { ttlMs: 60_000 });
+      set.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { "SET loop": { p50: pct(set, 0.5), p99: pct(set, 0.99) } };
 }
 
 try {
-  const token = crypto.randomUUID();
-  const bridge = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
-  const kv = openUpstashKv(bridge.url, token);
-  const s = servicesOver(kv);
-  await run(4, s, kv); // warm-up
-  console.log(`\nreal Redis via Upstash driver, ${N} send+verify per row`);
-  console.log("| run | operation | p50 ms | p99 ms |\n|---|---|---|---|");
-  await run(1, s, kv);
-  await run(20, s, kv);
+  const adapters: Record<string, Kv> = {};
+  for (const name of KVS) {
+    if (name === "tcp") adapters.tcp = openRedisKv(REDIS_URL);
+    else if (name === "upstash") {
+      const token = crypto.randomUUID();
+      const bridge = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
+      adapters.upstash = openUpstashKv(bridge.url, token);
+    } else throw new Error(`unknown --kv ${name}`);
+  }
+  const services = Object.fromEntries(
+    Object.entries(adapters).map(([name, kv]) => [name, servicesOver(kv)]),
+  );
+  for (const [name, kv] of Object.entries(adapters)) await otpRun(4, services[name], kv); // warm-up
+  // name -> case -> per-round rows
+  const rounds: Record<string, Record<string, Row[]>> = {};
+  const keep = (name: string, result: Result) => {
+    for (const [k, row] of Object.entries(result)) {
+      ((rounds[name] ??= {})[k] ??= []).push(row);
+    }
+  };
+  const names = Object.keys(adapters);
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = r % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) {
+      const kv = adapters[name];
+      // Alternate which of the OTP run and the SET loop goes first.
+      if (r % 2 === 0) {
+        keep(`${name} c20`, await otpRun(20, services[name], kv));
+        keep(`${name} c20`, await setLoop(20, kv));
+      } else {
+        keep(`${name} c20`, await setLoop(20, kv));
+        keep(`${name} c20`, await otpRun(20, services[name], kv));
+      }
+      keep(`${name} c1`, await otpRun(1, services[name], kv));
+    }
+    console.error(`round ${r + 1}/${ROUNDS} done`);
+  }
+  console.log(`\nOTP on real Redis, ${N} send+verify per run, ${ROUNDS} rounds, medians (ms)`);
+  console.log("| adapter, concurrency | case | p50 | p99 | p99 per round |\n|---|---|---|---|---|");
+  for (const [name, cases] of Object.entries(rounds)) {
+    for (const [k, rows] of Object.entries(cases)) {
+      const p50 = median(rows.map((x) => x.p50));
+      const p99 = median(rows.map((x) => x.p99));
+      const each = rows.map((x) => x.p99.toFixed(1)).join(" / ");
+      console.log(`| ${name} | ${k} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${each} |`);
+    }
+  }
+  for (const kv of Object.values(adapters)) await kv.close();
 } catch (err) {
   console.error(err);
 } finally {

@@ -80,12 +80,18 @@ export async function registerTxHash(db: Sql, q: {
   );
 }
 
-/** totalItems counts at most this many records; past it `meta.totalCapped` is true. */
+/**
+ * A filtered list (player or dates) counts at most this many records for totalItems; past it
+ * `meta.totalCapped` is true. The unfiltered list's total is exact (kept per app and network).
+ */
 export const TX_COUNT_CAP = 1_000;
 
 /** The page of a list continued from a cursor, and the cursor of the next page. */
 export interface TxPageMeta extends PageMeta {
-  /** True when there are more matching records than TX_COUNT_CAP (totalItems is the cap). */
+  /**
+   * True when a filtered list matches more records than TX_COUNT_CAP (totalItems is the cap);
+   * always false without filters.
+   */
   totalCapped: boolean;
   /** Pass as `cursor` to get the next page (null on the last page). */
   nextCursor: string | null;
@@ -154,8 +160,11 @@ export async function listTransactionsJson(
  * Lists the app's records on one network, newest first; dates are inclusive UTC days. Pages by
  * key: with `cursor` (the previous page's meta.nextCursor) the page starts after that record, so
  * every page costs the same however deep; `page` alone still works (the spec's page numbers: the
- * page's first row is found by skipping index entries only, then the page is read by key). One statement returns the page and a count capped at TX_COUNT_CAP, both
- * served by the (appid, network[, player_id], created_at, request_id) indexes.
+ * page's first row is found by skipping index entries only, then the page is read by key). One
+ * statement returns the page and its total: without filters the app's exact record count on the
+ * network (one row of `chain_tx_counts`, kept by triggers on every insert and delete), with filters
+ * a count capped at TX_COUNT_CAP; page and capped count are served by the (appid, network[,
+ * player_id], created_at, request_id) indexes.
  */
 export async function listTransactions(
   db: Sql,
@@ -186,7 +195,14 @@ export async function listTransactions(
           order by created_at desc, request_id desc limit 1 offset ${param(skip)})`
     : "";
   const limit = param(q.limit);
-  const cap = param(TX_COUNT_CAP + 1);
+  const filtered = where.length > 2;
+  // The order makes the capped count walk the list index like the page does.
+  const count = filtered
+    ? `(select count(*)::int from (
+          select 1 from chain_txs where ${filter}
+           order by created_at desc, request_id desc limit ${param(TX_COUNT_CAP + 1)}
+        ) capped)`
+    : "coalesce((select n::int from chain_tx_counts where appid = $1 and network = $2), 0)";
   const [result] = await db.query<{
     total: number;
     rows: {
@@ -212,17 +228,13 @@ export async function listTransactions(
         where ${filter} ${position}
         order by created_at desc, request_id desc
         limit ${limit})
-     -- The order makes the capped count walk the list index like the page does.
-     select (select count(*)::int from (
-               select 1 from chain_txs where ${filter}
-                order by created_at desc, request_id desc limit ${cap}
-             ) capped) as total,
+     select ${count} as total,
             (select json_agg(page order by created_at desc, request_id desc) from page) as rows`,
     params,
   );
   const rows = result.rows ?? [];
-  const totalCapped = result.total > TX_COUNT_CAP;
-  const total = Math.min(result.total, TX_COUNT_CAP);
+  const totalCapped = filtered && result.total > TX_COUNT_CAP;
+  const total = filtered ? Math.min(result.total, TX_COUNT_CAP) : result.total;
   const last = rows.at(-1);
   return {
     transactions: rows.map((r) => ({

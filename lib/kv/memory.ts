@@ -104,6 +104,15 @@ export function openMemoryKv(now: () => number = Date.now): Kv {
       });
       return failure === undefined ? Promise.resolve(out) : Promise.reject(failure);
     },
+    script(script, keys, args) {
+      return settle(() =>
+        script.local(
+          { get: (key) => live(key)?.value ?? null, set, incr, del },
+          keys,
+          args.map(String),
+        )
+      );
+    },
     del(...keys) {
       return settle(() => del(keys));
     },

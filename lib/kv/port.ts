@@ -22,6 +22,41 @@ export type KvCommand =
 /** The answer of one batched command: get/getdel a string or null, set a boolean, incr/del a number. */
 export type KvResult = string | number | boolean | null;
 
+/** What a script answers: a list of strings and integers (Lua's nil/false never appear in it). */
+export type KvScriptReply = (string | number)[];
+
+/**
+ * The in-memory adapter's store, step by step, as a script's local form sees it. Each step means
+ * what the Kv method of the same name does; nothing else runs while a script's steps run.
+ */
+export interface KvLocalStore {
+  get(key: string): string | null;
+  set(key: string, value: string, options?: SetOptions): boolean;
+  incr(key: string, options?: { by?: number; ttlMs?: number }): number;
+  del(keys: string[]): number;
+}
+
+/**
+ * An atomic step of several commands, run by Redis in one round trip (EVALSHA, loaded with EVAL
+ * when Redis answers NOSCRIPT) and by the in-memory adapter as TypeScript with the same meaning.
+ * Every key the script touches is in KEYS; arguments arrive as strings (ARGV). Its answer is a
+ * flat list of strings and integers, the same from both forms.
+ */
+export interface KvScript {
+  /** Names the script in errors. */
+  readonly name: string;
+  /** The Lua source Redis runs. */
+  readonly lua: string;
+  /** The same steps over the in-memory store (synchronous, so nothing runs in between). */
+  local(store: KvLocalStore, keys: string[], args: string[]): KvScriptReply;
+}
+
+/** Reads a script's reply from a driver: integers as numbers, everything else as strings. */
+export function scriptReply(reply: unknown): KvScriptReply {
+  if (!Array.isArray(reply)) throw new Error(`ERR script answered ${typeof reply}, not a list`);
+  return reply.map((v) => typeof v === "number" ? v : String(v));
+}
+
 /** The KV store as the application sees it. */
 export interface Kv {
   /** Returns the value or null. */
@@ -46,6 +81,11 @@ export interface Kv {
    * returns each command's answer, as its own method would give it.
    */
   batch(commands: KvCommand[]): Promise<KvResult[]>;
+  /**
+   * Runs a script atomically in one round trip with the given keys and arguments (numbers are
+   * passed as their decimal text).
+   */
+  script(script: KvScript, keys: string[], args: (string | number)[]): Promise<KvScriptReply>;
   /** Deletes keys; returns how many existed. */
   del(...keys: string[]): Promise<number>;
   /** Remaining time to live in ms; -1 without expiry, -2 when the key does not exist. */

@@ -10,6 +10,8 @@ import {
   kvCall,
   type KvCommand,
   type KvResult,
+  type KvScript,
+  scriptReply,
   type SetOptions,
 } from "./port.ts";
 
@@ -67,6 +69,20 @@ function plan(commands: KvCommand[]): { calls: Call[]; read(replies: unknown[]):
   return { calls, read: (replies) => readers.map((read) => read(replies)) };
 }
 
+const shas = new WeakMap<KvScript, Promise<string>>();
+
+/** The SHA-1 Redis knows a script by, computed once per script. */
+function scriptSha(script: KvScript): Promise<string> {
+  let sha = shas.get(script);
+  if (!sha) {
+    sha = crypto.subtle.digest("SHA-1", new TextEncoder().encode(script.lua)).then((d) =>
+      Array.from(new Uint8Array(d), (b) => b.toString(16).padStart(2, "0")).join("")
+    );
+    shas.set(script, sha);
+  }
+  return sha;
+}
+
 /**
  * Opens the adapter. A lost connection is re-established in the background; meanwhile a command
  * is tried once more after reconnecting and then fails as KvError (unavailable), as does one
@@ -107,6 +123,17 @@ export function openRedisKv(url: string, options: RedisTcpOptions = {}): Kv {
         const failed = results.find(([err]) => err);
         if (failed) throw failed[0];
         return read(results.map(([, reply]) => reply));
+      });
+    },
+    script(script, keys, args) {
+      return kvCall(async () => {
+        const sha = await scriptSha(script);
+        const reply = await redis.evalsha(sha, keys.length, ...keys, ...args).catch((err) => {
+          // Not loaded yet (first use, or Redis restarted): EVAL sends and loads it.
+          if (!/^NOSCRIPT/.test((err as Error)?.message ?? "")) throw err;
+          return redis.eval(script.lua, keys.length, ...keys, ...args);
+        });
+        return scriptReply(reply);
       });
     },
     del(...keys) {

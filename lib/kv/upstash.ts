@@ -1,6 +1,14 @@
 /** Redis over Upstash's REST protocol (production). */
 import { Redis } from "@upstash/redis/cloudflare";
-import { countersOverBatch, type Kv, kvCall, type KvResult, type SetOptions } from "./port.ts";
+import {
+  countersOverBatch,
+  type Kv,
+  kvCall,
+  type KvResult,
+  type KvScript,
+  scriptReply,
+  type SetOptions,
+} from "./port.ts";
 
 /** Options for the Upstash adapter. */
 export interface UpstashOptions {
@@ -23,6 +31,7 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
     retry: { retries: 1, backoff: () => 50 },
     signal: () => AbortSignal.timeout(timeoutMs),
   });
+  const scripts = new WeakMap<KvScript, ReturnType<typeof redis.createScript>>();
   const asText = (v: unknown) => (v === null || v === undefined ? null : String(v));
   const setOptions = (options: SetOptions) => {
     const opts: Record<string, unknown> = {};
@@ -89,6 +98,14 @@ export function openUpstashKv(url: string, token: string, options: UpstashOption
         }
         const replies = await tx.exec<unknown[]>();
         return answers.map((read) => read(replies));
+      });
+    },
+    script(script, keys, args) {
+      return kvCall(async () => {
+        let loaded = scripts.get(script);
+        if (!loaded) scripts.set(script, loaded = redis.createScript(script.lua));
+        // EVALSHA, and EVAL when Redis answers NOSCRIPT.
+        return scriptReply(await loaded.exec(keys, args.map(String)));
       });
     },
     del(...keys) {

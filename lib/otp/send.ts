@@ -10,7 +10,7 @@ import { otpMessage } from "./messages.ts";
 import { generateCode, otpHashKey } from "./code.ts";
 import { formatZonedExpiry } from "./expiry.ts";
 import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.ts";
-import { admitSend, type ReceiverKeys, receiverKeys, storeCode } from "./state.ts";
+import { issueCode, type ReceiverKeys, receiverKeys } from "./state.ts";
 import { DIRECT_PROVIDER, postDirectCallback } from "./delivery/direct.ts";
 import { DomainError } from "../errors.ts";
 import { webhookSigner } from "../webhooks.ts";
@@ -100,35 +100,31 @@ async function issueOnce(
 ): Promise<SentOtp> {
   const nowMs = s.clock.now();
   const { hashKey, keys } = await topicReceiverKeys(s, topic, receiver.channel, receiver.id);
-  // Round trip 1: cooldown, both limits and retry detection; round trip 2: the code.
-  const admitted = await admitSend(s.kv, {
+  const code = generateCode(topic.codeLength);
+  const expiresAtMs = nowMs + topic.expirySeconds * 1000;
+  const expiry = formatZonedExpiry(expiresAtMs, topic.timeZone);
+  // One round trip: cooldown, both limits, retry detection and the code.
+  const issued = await issueCode(s.kv, hashKey, {
     keys,
     gameIndex: topic.gameIndex,
     topic: topic.topic,
+    code,
     nowMs,
+    expiresAtMs,
     cooldownMs: s.config.OTP_COOLDOWN_SECONDS * 1000,
     perReceiverPerDay: s.config.OTP_RECEIVER_PER_DAY,
     perTopicPerMinute: s.config.OTP_TOPIC_PER_MINUTE,
   });
+  const retry = receiver.retry ?? issued.retry;
+  let provider: string;
   try {
-    const retry = receiver.retry ?? admitted.retry;
-    const code = generateCode(topic.codeLength);
-    const expiresAtMs = nowMs + topic.expirySeconds * 1000;
-    const expiry = formatZonedExpiry(expiresAtMs, topic.timeZone);
-    // The call counts for retry detection even if delivery then fails ("called more than once").
-    const remove = await storeCode(s.kv, hashKey, { rid: keys.rid, code, nowMs, expiresAtMs });
-    let provider: string;
-    try {
-      provider = await deliver({ code, expiresAtMs, expiry, retry });
-    } catch (err) {
-      await remove();
-      throw err;
-    }
-    return { otp: code, provider, expiry };
+    provider = await deliver({ code, expiresAtMs, expiry, retry });
   } catch (err) {
-    await admitted.release();
+    // The call still counts for retry detection ("called more than once").
+    await issued.withdraw();
     throw err;
   }
+  return { otp: code, provider, expiry };
 }
 
 /** Generates and sends an OTP by SMS (or by the topic's direct-send callback). */

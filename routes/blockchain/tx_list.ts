@@ -33,7 +33,8 @@ const route = createRoute({
       transactions: z.array(z.record(z.string(), z.unknown())),
       meta: pageMetaSchema.extend({
         totalCapped: z.boolean().openapi({
-          description: "true when more records match than totalItems counts (1,000)",
+          description:
+            "true when a filtered list (playerId or dates) matches more records than totalItems counts (1,000); always false without filters",
         }),
         nextCursor: z.string().nullable().openapi({
           description: "pass as cursor for the next page; null on the last page",

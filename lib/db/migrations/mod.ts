@@ -19,6 +19,7 @@ import m0016 from "./0016_chain_lifecycle.sql" with { type: "text" };
 import m0019 from "./0019_push_progress.sql" with { type: "text" };
 import m0021 from "./0021_detection_severity.sql" with { type: "text" };
 import m0022 from "./0022_api_key_names.sql" with { type: "text" };
+import m0023 from "./0023_tx_counts.sql" with { type: "text" };
 import m0024 from "./0024_chat_batch_receipts.sql" with { type: "text" };
 
 /** Every migration, oldest first. Add new files at the end; never edit an applied one. */
@@ -42,5 +43,6 @@ export const migrations: Migration[] = [
   { name: "0019_push_progress", sql: m0019 },
   { name: "0021_detection_severity", sql: m0021 },
   { name: "0022_api_key_names", sql: m0022 },
+  { name: "0023_tx_counts", sql: m0023 },
   { name: "0024_chat_batch_receipts", sql: m0024 },
 ];

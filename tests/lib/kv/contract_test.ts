@@ -4,7 +4,7 @@
  * and Redis over TCP when REDIS_URL is set (the TCP real tier).
  */
 import assert from "node:assert/strict";
-import type { Kv } from "../../../lib/kv/port.ts";
+import type { Kv, KvScript } from "../../../lib/kv/port.ts";
 import { openMemoryKv } from "../../../lib/kv/memory.ts";
 import { openUpstashKv } from "../../../lib/kv/upstash.ts";
 import { openRedisKv } from "../../../lib/kv/tcp.ts";
@@ -17,6 +17,34 @@ const adapters: [string, () => Kv, boolean][] = [
   ["upstash", () => openUpstashKv(url!, token!), !url || !token],
   ["redis", () => openRedisKv(redisUrl!), !redisUrl],
 ];
+
+/**
+ * Counts a hit (expiry at the first hit), swaps a value and answers both, plus the old value:
+ * integers and strings in one list. Its source is new in every run, so Redis has not loaded it.
+ */
+const swapScript: KvScript = {
+  name: "contract-swap",
+  lua: `-- ${crypto.randomUUID()}
+local n = redis.call('incr', KEYS[1])
+redis.call('pexpire', KEYS[1], ARGV[1], 'NX')
+local old = redis.call('get', KEYS[2])
+redis.call('set', KEYS[2], ARGV[2], 'PX', ARGV[1])
+return {n, old or '', ARGV[2]}
+`,
+  local(kv, [counter, value], [ttlMs, next]) {
+    const n = kv.incr(counter, { ttlMs: Number(ttlMs) });
+    const old = kv.get(value);
+    kv.set(value, next, { ttlMs: Number(ttlMs) });
+    return [n, old ?? "", next];
+  },
+};
+
+/** Increments a key; fails on a value that is not an integer. */
+const incrScript: KvScript = {
+  name: "contract-incr",
+  lua: "return {redis.call('incr', KEYS[1])}",
+  local: (kv, [key]) => [kv.incr(key)],
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -178,6 +206,50 @@ for (const [name, open, ignore] of adapters) {
       assert.deepEqual(results.map((r) => r[1]).sort((a, b) => Number(a) - Number(b)), [
         ...Array.from({ length: 20 }, (_, i) => i + 1),
       ]);
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): a script runs atomically and answers integers and exact strings`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      // The first call loads the script (NOSCRIPT, then EVAL), the next ones run it by hash.
+      assert.deepEqual(await kv.script(swapScript, [k("s-n"), k("s-v")], [60_000, "012345"]), [
+        1,
+        "",
+        "012345",
+      ]);
+      assert.deepEqual(await kv.script(swapScript, [k("s-n"), k("s-v")], [5_000, "한국어 ✓"]), [
+        2,
+        "012345",
+        "한국어 ✓",
+      ]);
+      assert.equal(await kv.get(k("s-v")), "한국어 ✓");
+      const ttl = await kv.pttl(k("s-n"));
+      assert.ok(ttl > 5_000 && ttl <= 60_000, `the first hit set the expiry (pttl ${ttl})`);
+      // 20 at once: each sees the value the previous one wrote, with nothing in between.
+      const replies = await Promise.all(
+        Array.from(
+          { length: 20 },
+          (_, i) => kv.script(swapScript, [k("s-race"), k("s-rv")], [60_000, String(i)]),
+        ),
+      );
+      const byCount = [...replies].sort((a, b) => Number(a[0]) - Number(b[0]));
+      assert.deepEqual(byCount.map((r) => r[0]), Array.from({ length: 20 }, (_, i) => i + 1));
+      for (let i = 1; i < 20; i++) assert.equal(byCount[i][1], byCount[i - 1][2]);
+    },
+  });
+
+  Deno.test({
+    name: `kv(${name}): a script that fails rejects`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      assert.deepEqual(await kv.script(incrScript, [k("si")], []), [1]);
+      await kv.set(k("si-text"), "not a number");
+      await assert.rejects(kv.script(incrScript, [k("si-text")], []));
+      assert.equal(await kv.get(k("si-text")), "not a number");
     },
   });
 }

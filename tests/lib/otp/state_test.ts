@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { openMemoryKv } from "../../../lib/kv/memory.ts";
 import { otpHashKey } from "../../../lib/otp/code.ts";
-import { checkCode, receiverKeys, storeCode } from "../../../lib/otp/state.ts";
+import { checkCode, issueCode, receiverKeys } from "../../../lib/otp/state.ts";
+import type { Kv } from "../../../lib/kv/port.ts";
 
 async function setup() {
   let now = 1_800_000_000_000;
@@ -16,10 +17,26 @@ async function setup() {
   return { kv, hashKey, keys, advance: (ms: number) => (now += ms), now: () => now };
 }
 
+/** Stores a code as an admitted send does (no cooldown, limits out of the way). */
+function storeCode(
+  kv: Kv,
+  hashKey: CryptoKey,
+  input: { keys: { rid: string; rcv: string }; code: string; nowMs: number; expiresAtMs: number },
+) {
+  return issueCode(kv, hashKey, {
+    ...input,
+    gameIndex: 7,
+    topic: "login",
+    cooldownMs: 0,
+    perReceiverPerDay: 1_000,
+    perTopicPerMinute: 1_000,
+  });
+}
+
 Deno.test("state: Redis sees neither the code nor the receiver, only keyed hashes", async () => {
   const { kv, hashKey, keys, now } = await setup();
   await storeCode(kv, hashKey, {
-    rid: keys.rid,
+    keys,
     code: "012345",
     nowMs: now(),
     expiresAtMs: now() + 180_000,
@@ -35,7 +52,7 @@ Deno.test("state: Redis sees neither the code nor the receiver, only keyed hashe
 Deno.test("state: nothing about a code survives its expiry", async () => {
   const { kv, hashKey, keys, now, advance } = await setup();
   await storeCode(kv, hashKey, {
-    rid: keys.rid,
+    keys,
     code: "555555",
     nowMs: now(),
     expiresAtMs: now() + 60_000,
@@ -53,7 +70,7 @@ Deno.test("state: nothing about a code survives its expiry", async () => {
 Deno.test("state: the stored expiry is checked against the clock even if the key still lives", async () => {
   const { kv, hashKey, keys, now } = await setup();
   await storeCode(kv, hashKey, {
-    rid: keys.rid,
+    keys,
     code: "424242",
     nowMs: now(),
     expiresAtMs: now() + 60_000,
@@ -68,26 +85,26 @@ Deno.test("state: the stored expiry is checked against the clock even if the key
 
 Deno.test("state: removing a failed code leaves a newer one in place", async () => {
   const { kv, hashKey, keys, now } = await setup();
-  const removeOld = await storeCode(kv, hashKey, {
-    rid: keys.rid,
+  const old = await storeCode(kv, hashKey, {
+    keys,
     code: "111111",
     nowMs: now(),
     expiresAtMs: now() + 60_000,
   });
   await storeCode(kv, hashKey, {
-    rid: keys.rid,
+    keys,
     code: "222222",
     nowMs: now(),
     expiresAtMs: now() + 60_000,
   });
-  await removeOld();
+  await old.withdraw();
   assert.equal(await checkCode(kv, hashKey, { rid: keys.rid, otp: "222222", nowMs: now() }), true);
 });
 
 Deno.test("state: a new code starts with fresh attempts; a check without a code leaves no counter", async () => {
   const { kv, hashKey, keys, now } = await setup();
   const store = (code: string) =>
-    storeCode(kv, hashKey, { rid: keys.rid, code, nowMs: now(), expiresAtMs: now() + 60_000 });
+    storeCode(kv, hashKey, { keys, code, nowMs: now(), expiresAtMs: now() + 60_000 });
   const check = (otp: string) => checkCode(kv, hashKey, { rid: keys.rid, otp, nowMs: now() });
   assert.equal(await check("000000"), false);
   assert.equal(await kv.pttl(`otp:try:${keys.rid}`), -2);
@@ -103,4 +120,44 @@ Deno.test("state: a new code starts with fresh attempts; a check without a code 
   for (let i = 0; i < 5; i++) assert.equal(await check("999999"), false);
   assert.equal(await check("789789"), false);
   assert.equal(await kv.get(`otp:code:${keys.rid}`), null);
+});
+
+Deno.test("state: a send and a verify are one KV call each", async () => {
+  const { kv, hashKey, keys, now } = await setup();
+  const calls: string[] = [];
+  const counted = new Proxy(kv, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(prop));
+        return value.apply(target, args);
+      };
+    },
+  });
+  const issued = await issueCode(counted, hashKey, {
+    keys,
+    gameIndex: 7,
+    topic: "login",
+    code: "135246",
+    nowMs: now(),
+    expiresAtMs: now() + 60_000,
+    cooldownMs: 30_000,
+    perReceiverPerDay: 10,
+    perTopicPerMinute: 10,
+  });
+  assert.equal(issued.retry, false);
+  assert.deepEqual(calls, ["script"]);
+  calls.length = 0;
+  assert.equal(
+    await checkCode(counted, hashKey, { rid: keys.rid, otp: "000000", nowMs: now() }),
+    false,
+  );
+  assert.deepEqual(calls, ["script"]);
+  calls.length = 0;
+  assert.equal(
+    await checkCode(counted, hashKey, { rid: keys.rid, otp: "135246", nowMs: now() }),
+    true,
+  );
+  assert.deepEqual(calls, ["script"]);
 });
