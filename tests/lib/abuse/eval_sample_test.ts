@@ -36,9 +36,8 @@ Deno.test("evaluation sample: recall per evasion class and false positives meet 
   }
   for (const [row, c] of ours) {
     // The outside list and the hold-outs measure coverage beyond the lists: reported, not goals.
-    const reported = ["outside_list", "peer_word", "phrase", "abuse_heldout"].some((k) =>
-      row === `recall: ${k}`
-    );
+    const reported = ["outside_list", "peer_word", "phrase", "abuse_heldout", "abuse_heldout2"]
+      .some((k) => row === `recall: ${k}`);
     if (row.startsWith("recall: ") && !reported && c.total >= 10) {
       assert.ok(c.hit / c.total >= 0.9, `${row}: ${c.hit}/${c.total}`);
     }
