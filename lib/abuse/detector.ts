@@ -128,6 +128,7 @@ const KINDS = ["word", "frame", "after", "target", "suffix", "intensifies"] as c
 const K_WORD = 0, K_FRAME = 1, K_AFTER = 2, K_TARGET = 3, K_SUFFIX = 4, K_INTENSIFIES = 5;
 const CAT_INTENSIFIER = CATEGORIES.indexOf("intensifier");
 const CAT_CUSTOM = CATEGORIES.indexOf("custom");
+const CAT_SEXUAL = CATEGORIES.indexOf("sexual");
 
 /**
  * A parsed entry label: "category severity [kind[:gap]] [variant|name]"; `variant` marks entries
@@ -967,8 +968,10 @@ function nameWord(text: string, w: [number, number, number?] | null): boolean {
 
 /**
  * An English entry read as (part of) a name counts only beside a definite match:
- * - a name-like entry (`Dick`, `Hooker`) written with a capital, beside a capitalised name word of
- *   the same sentence (`Dick Cheney`, `Philip J. Dick`, `Grandpa Dick turned`);
+ * - a name-like entry (`Dick`, `Hooker`) or a mild sexual word (`Pussy`) written with a capital,
+ *   beside a capitalised name word of the same sentence (`Dick Cheney`, `Philip J. Dick`,
+ *   `Pussy Riot`), after a kinship word or title (`my uncle Dick`) or paired with a name by
+ *   "and" (`Dick and Dom`);
  * - an entry inside a longer capitalised word that no entry matches whole (`Danny Shittu`,
  *   `Sharon Fagge`, `fans of Slutsky`), beside a capitalised name word or in mid-sentence,
  *   unless the word before addresses someone ("you Twatface", "a Shithead").
@@ -991,6 +994,12 @@ function inName(c: Compiled, h: number, text: string): boolean {
   if ((c.entryRule[x] & R_NAME) !== 0 && ws === hitStart[h]) return named;
   // Inside a longer word: letters before the match, or after it beyond an inflection.
   const rest = text.slice(hitEnd[h], we).toLowerCase().replace(/^['\u2019]/, "");
+  // A mild sexual word that is the whole capitalised word reads as part of a name beside a
+  // capitalised name word too: band, brand and place names (`Pussy Riot`, `Dildo, Newfoundland`).
+  if (
+    ws === hitStart[h] && (rest === "" || ENDINGS.has(rest)) &&
+    c.entryCategory[x] === CAT_SEXUAL && c.entrySeverity[x] <= 2
+  ) return named;
   if (ws === hitStart[h] && (rest === "" || ENDINGS.has(rest))) return false;
   // An entry matching the whole word (`Motherfucker`, `Fuckface`) is no name.
   for (let g = 0; g < hits; g++) {

@@ -192,12 +192,15 @@ Deno.test("names after a kinship word or title, and name pairs", () => {
     "Tom and Dick went up the hill",
     "Dick & Liz are coming too",
     "Mary Cocks won the baking prize", // surnames: cock, cocks
+    "Tits Galore Brewery opened in Leeds", // a mild sexual word beside capitalised names
   ]);
   expectFlagged(true, [
     "my dick",
     "your Dick and balls", // "and" with no capitalised name
     "suck Dick and die",
     "big Cocks",
+    "Nice Tits Sarah", // addressed: the word before is no name
+    "send tits pics Tom",
   ]);
 });
 
