@@ -250,8 +250,6 @@ export const CURATION: Record<string, Curation> = {
       "nazis",
       "neonazi",
       "neonazis",
-      "rapist",
-      "rapists",
     ],
     marks: [
       "*fuck*",
@@ -394,6 +392,9 @@ export const CURATION: Record<string, Curation> = {
         "magna _",
         "summa _",
       ],
+      // The offender of crime news ("the rapist was identified"), not a word said to someone.
+      rapist: ["the _", "a _", "convicted _", "serial _", "alleged _", "suspected _"],
+      rapists: ["the _", "convicted _", "serial _", "alleged _", "suspected _"],
       // "spick and span", also spelt "spic and span".
       spic: ["_ and span"],
       // Game talk: dying on purpose to respawn or reset.

@@ -229,9 +229,6 @@ export const PHRASES: Record<string, PhraseRules> = {
         "degenerates",
         "subhumans",
       ].map((t): [string, string] => [t, DEHUMANISING]),
-      // Also words of the news (context-only entries): said to someone, an insult.
-      ["rapist", "insult 3"],
-      ["rapists", "insult 3"],
     ],
     suffixes: [],
     fillers: [

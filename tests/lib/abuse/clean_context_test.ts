@@ -151,6 +151,7 @@ Deno.test("other senses of an entry, told by the words around it", () => {
     "she left summa cum laude",
     "the kitchen was spic and span",
     "go die in the lava, you respawn at the gate", // game talk
+    "police say the rapist fled on foot", // crime news
   ]);
   // Without those words, or beside a definite match, the entry counts.
   expectFlagged(true, [
@@ -163,6 +164,7 @@ Deno.test("other senses of an entry, told by the words around it", () => {
     "go die",
     "go die, nobody will miss you",
     "dirty spic",
+    "you rapist",
     "fuck the weather cock", // beside a definite match
   ]);
   assert.equal(mask("fuck that blue tit"), "**** that blue ***");
@@ -217,7 +219,5 @@ Deno.test("dehumanising targets used as verbs or modifiers are no insult", () =>
     "they are animals",
     "you rat",
     "you are so stupid it hurts", // an adjective before "it"
-    "you rapist", // a word of the news, said to someone
   ]);
-  assert.equal(flagged("the rapist was jailed"), false);
 });
