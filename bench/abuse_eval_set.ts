@@ -438,7 +438,10 @@ function tsvRows(file: string): string[][] {
  * clean sentence sample (kind "sentence", family headline, name or chat) and the second English
  * pair, kept apart from the first: clean lines (kind "clean_heldout", family headline, name,
  * chat, game, sports or finance) and abusive lines (kind "abuse_heldout", family swear, plain,
- * evasion or threat).
+ * evasion or threat), and the third English pair, kept apart from both: clean lines (kind
+ * "clean_heldout2", family headline, name, place, brand, nature, legal, chat, game, sports or
+ * finance) and abusive lines (kind "abuse_heldout2", family swear, plain, evasion, threat or
+ * slur).
  */
 export function holdoutItems(): EvalItem[] {
   const peer: { words: string[] } = JSON.parse(
@@ -475,6 +478,20 @@ export function holdoutItems(): EvalItem[] {
       text,
       lang: lang as Language,
       kind: "abuse_heldout",
+      abusive: true,
+      family,
+    })),
+    ...tsvRows("clean_en_heldout2.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "clean_heldout2",
+      abusive: false,
+      family,
+    })),
+    ...tsvRows("abusive_en_heldout2.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "abuse_heldout2",
       abusive: true,
       family,
     })),

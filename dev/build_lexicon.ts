@@ -135,6 +135,8 @@ interface Curated {
   labels: string[];
   allow: string[];
   fillers?: string[];
+  senses?: Record<string, string[]>;
+  places?: string[];
 }
 
 function curate(lang: string): Curated {
@@ -284,7 +286,21 @@ function curate(lang: string): Curated {
     }
   });
   const fillers = phrases?.fillers.length ? { fillers: phrases.fillers } : {};
-  return { forbidden: entries, labels, allow: [...new Set(allow)], ...fillers };
+  // Other senses, keyed by the entry as listed without markers; each must name an entry.
+  const bareEntries = new Set(entries.map((e) => e.replace(/^~?[*|]?|[*|]$/g, "")));
+  for (const w of Object.keys(c.senses ?? {})) {
+    if (!bareEntries.has(w)) throw new Error(`${lang} senses: ${w} is no entry`);
+  }
+  const senses = c.senses && Object.keys(c.senses).length ? { senses: c.senses } : {};
+  const places = c.places?.length ? { places: c.places } : {};
+  return {
+    forbidden: entries,
+    labels,
+    allow: [...new Set(allow)],
+    ...fillers,
+    ...senses,
+    ...places,
+  };
 }
 
 function lexiconModule(): string {
@@ -302,12 +318,20 @@ import type { Language } from "./languages.ts";
 
 /**
  * Built-in lexicon entries (with matching markers), the label of each ("category severity
- * [kind] [origin]", see detector.ts), allowed words and the words that may stand between a
- * phrase frame and its target, per language.
+ * [kind] [origin]", see detector.ts), allowed words, the words that may stand between a
+ * phrase frame and its target, the words around an entry that tell another sense of it and the
+ * names of places, brands and people that hold an entry, per language.
  */
 export const LEXICON: Record<
   Language,
-  { forbidden: string[]; labels: string[]; allow: string[]; fillers?: string[] }
+  {
+    forbidden: string[];
+    labels: string[];
+    allow: string[];
+    fillers?: string[];
+    senses?: Record<string, string[]>;
+    places?: string[];
+  }
 > = ${JSON.stringify(lexicon, null, 2)};\n`;
 }
 

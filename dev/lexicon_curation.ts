@@ -24,6 +24,22 @@ export interface Curation {
   youngAnimals?: string[];
   /** Entries that are also given names, surnames or place names (labelled `name`). */
   names?: string[];
+  /**
+   * Other senses of an entry, told by the words around it (`tit`: the bird in "blue tit", the
+   * idiom in "tit for tat"; `cock`: the rooster that "crowed"): per entry as listed, word
+   * patterns. A pattern with `_` is the entry's place in a phrase that must stand there word
+   * for word ("blue _", "_ for tat", "magna _"); a pattern without it is a word anywhere within
+   * four words of the entry in the same sentence ("nativity" for `ass`). Where one holds, the
+   * entry counts only beside a definite match.
+   */
+  senses?: Record<string, string[]>;
+  /**
+   * Names of places, brands, bands and people that hold an entry, written with their capitals
+   * (`Dildo` in Newfoundland, `Pussy Riot`, `Spic and Span`): where the text writes the name so,
+   * as whole words and not after a word that addresses someone ("you Dildo"), matches inside it
+   * count only beside a definite match.
+   */
+  places?: string[];
   /** Listed words whose longer dictionary words are allowed (정신병 -> 정신병원; Korean). */
   dictionaryAllow?: string[];
   remove?: string[];
@@ -32,6 +48,49 @@ export interface Curation {
   add?: string[];
   allow?: string[];
 }
+
+// Tits of Europe and beyond whose names end in "tit" (blue tit, long-tailed tit).
+const BIRD_TITS = [
+  "blue",
+  "coal",
+  "marsh",
+  "willow",
+  "crested",
+  "bearded",
+  "tailed",
+  "penduline",
+  "sombre",
+  "azure",
+  "varied",
+  "grey",
+  "ground",
+];
+// Words beside `cock` and `cocks` of the rooster.
+const COCK_SENSES = [
+  "crowed",
+  "crow",
+  "crows",
+  "crowing",
+  "rooster",
+  "hen",
+  "hens",
+  "chickens",
+  "farmyard",
+  "pheasant",
+  "pheasants",
+  "doodle",
+];
+// Words of game mechanics beside "go die" or "kill yourself": dying to respawn or reset.
+const GAME_DEATH = [
+  "respawn",
+  "respawns",
+  "respawning",
+  "reset",
+  "resets",
+  "checkpoint",
+  "lava",
+  "purpose",
+];
 
 /** Curation per supported language. */
 export const CURATION: Record<string, Curation> = {
@@ -277,6 +336,8 @@ export const CURATION: Record<string, Curation> = {
     names: [
       "dick",
       "dicks",
+      "cock",
+      "cocks",
       "pecker",
       "hooker",
       "hookers",
@@ -287,6 +348,64 @@ export const CURATION: Record<string, Curation> = {
       "coon",
       "dyke",
     ],
+    // Other senses, from the words around them (see Curation.senses).
+    senses: {
+      // The bird (blue tit, great tit, coal tit...) and the idiom "tit for tat".
+      tit: [
+        ...BIRD_TITS.map((b) => `${b} _`),
+        "great _",
+        "_ for tat",
+        "bird",
+        "birds",
+        "feeder",
+        "nest",
+        "nestbox",
+      ],
+      tits: [...BIRD_TITS.map((b) => `${b} _`), "bird", "birds", "feeder", "nest", "nestbox"],
+      // The rooster, the tap and the idiom "cock and bull story".
+      cock: [
+        ...COCK_SENSES,
+        "weather _",
+        "stop _",
+        "ball _",
+        "fighting _",
+        "game _",
+        "_ and bull",
+        "half _",
+      ],
+      cocks: [...COCK_SENSES, "fighting _", "game _"],
+      // The donkey.
+      ass: ["donkey", "donkeys", "nativity", "manger", "mule", "foal", "bray", "brayed", "wild _"],
+      asses: ["donkey", "donkeys", "mules", "foals", "wild _"],
+      // The pudding.
+      dick: ["spotted _", "custard", "pudding"],
+      // Latin "with" in finance and honours.
+      cum: [
+        "_ dividend",
+        "_ div",
+        "_ coupon",
+        "_ rights",
+        "_ warrant",
+        "_ warrants",
+        "_ laude",
+        "_ grano",
+        "magna _",
+        "summa _",
+      ],
+      // The offender of crime news ("the rapist was identified"), not a word said to someone.
+      rapist: ["the _", "a _", "convicted _", "serial _", "alleged _", "suspected _"],
+      rapists: ["the _", "convicted _", "serial _", "alleged _", "suspected _"],
+      // "spick and span", also spelt "spic and span".
+      spic: ["_ and span"],
+      // Game talk: dying on purpose to respawn or reset.
+      ...Object.fromEntries(
+        ["go die", "just die", "kill yourself", "kill urself", "go kill yourself"].map((
+          w,
+        ) => [w, GAME_DEATH]),
+      ),
+    },
+    // Place, brand and band names holding an entry (see Curation.places).
+    places: ["Dildo", "Bitche", "Wankdorf", "Pussy Riot", "Spic and Span", "Dikshit"],
     allow: [
       "gangbanger",
       "scunthorpe",

@@ -128,6 +128,7 @@ const KINDS = ["word", "frame", "after", "target", "suffix", "intensifies"] as c
 const K_WORD = 0, K_FRAME = 1, K_AFTER = 2, K_TARGET = 3, K_SUFFIX = 4, K_INTENSIFIES = 5;
 const CAT_INTENSIFIER = CATEGORIES.indexOf("intensifier");
 const CAT_CUSTOM = CATEGORIES.indexOf("custom");
+const CAT_SEXUAL = CATEGORIES.indexOf("sexual");
 
 /**
  * A parsed entry label: "category severity [kind[:gap]] [variant|name]"; `variant` marks entries
@@ -277,6 +278,7 @@ export function compileDetector(options: DetectorOptions): Detector {
     langs: number,
     allow: boolean,
     label: EntryLabel,
+    place = false,
   ) => {
     if (rule.chars.length === 0) return;
     const key = `${allow ? "+" : "-"}${String.fromCodePoint(...rule.chars)}`;
@@ -289,12 +291,12 @@ export function compileDetector(options: DetectorOptions): Detector {
       if (!allow && rule.chars.some((c) => c >= 0x3131 && c <= 0x318e)) hangul = true;
     }
     pending[id].push({
-      word: allow ? "" : raw.trim(),
+      word: allow ? (place ? raw : "") : raw.trim(),
       langs,
       // A suffix ends a longer word, so it never starts one. An allowed word is anchored only
       // where its entry says so ("|식충": at a word's start).
       rule: allow
-        ? (raw.trim().startsWith("|") ? R_START : 0)
+        ? (place ? R_NAME : raw.trim().startsWith("|") ? R_START : 0)
         : (rule.wordStart && label.kind !== K_SUFFIX ? R_START : 0) |
           (rule.wordEnd ? R_END : 0) | (rule.wholeChars ? R_CHARS : 0) |
           (rule.contextOnly ? R_CONTEXT : 0) | (label.variant ? R_VARIANT : 0) |
@@ -310,6 +312,7 @@ export function compileDetector(options: DetectorOptions): Detector {
     addParsed(w, parseEntry(w, false), ALL_LANGUAGES, true, STUDIO_LABEL);
   }
   const fillers = new Set<string>();
+  const senses = new Map<string, Sense[]>();
   if (options.builtin) {
     let languages = ALL_LANGUAGES;
     if (options.builtinLanguages) {
@@ -325,6 +328,13 @@ export function compileDetector(options: DetectorOptions): Detector {
     for (const [lang, list] of Object.entries(LEXICON)) {
       if (!(languageBit(lang as Language) & languages)) continue;
       for (const w of list.fillers ?? []) fillers.add(normalizedString(w));
+      for (const [w, patterns] of Object.entries(list.senses ?? {})) {
+        senses.set(w, [...(senses.get(w) ?? []), ...patterns.map(parseSense)]);
+      }
+      const langs = languageBit(lang as Language);
+      for (const name of list.places ?? []) {
+        addParsed(name, parseEntry(name, true), langs, true, STUDIO_LABEL, true);
+      }
     }
   }
   const entries = pending.flat();
@@ -342,6 +352,10 @@ export function compileDetector(options: DetectorOptions): Detector {
     minSeverity: Math.min(4, Math.max(1, Math.trunc(options.minSeverity ?? 1))),
     countIntensifiers: options.countIntensifiers ?? false,
     fillers,
+    // Only built-in entries have other senses (the studio's words mean what they list).
+    entrySenses: entries.map((e) =>
+      e.category === CAT_CUSTOM ? undefined : senses.get(e.word.replace(/^~?[*|]?|[*|]$/g, ""))
+    ),
   };
   pending.forEach((list, i) => compiled.groupFirst[i + 1] = compiled.groupFirst[i] + list.length);
   const maskChar = options.maskChar || "*";
@@ -367,6 +381,25 @@ interface Compiled {
   countIntensifiers: boolean;
   /** Normalised words that may stand between a phrase frame and its target. */
   fillers: Set<string>;
+  /** Per entry: the word patterns that tell another sense of it (lexicon `senses`). */
+  entrySenses: (Sense[] | undefined)[];
+}
+
+/**
+ * A pattern of another sense of an entry: the words right before and after it ("blue _",
+ * "_ for tat"), or one word anywhere near it (`near`).
+ */
+interface Sense {
+  before: string[];
+  after: string[];
+  near: string | null;
+}
+
+function parseSense(pattern: string): Sense {
+  const words = pattern.toLowerCase().split(/\s+/u).filter(Boolean);
+  const at = words.indexOf("_");
+  if (at < 0) return { before: [], after: [], near: words.join(" ") };
+  return { before: words.slice(0, at), after: words.slice(at + 1), near: null };
 }
 
 // Match buffers reused across calls (detection is synchronous). Spans are original UTF-16
@@ -378,6 +411,10 @@ let hits = 0;
 let allowStart = new Int32Array(16);
 let allowEnd = new Int32Array(16);
 let allows = 0;
+let placeStart = new Int32Array(8);
+let placeEnd = new Int32Array(8);
+let placeEntry = new Int32Array(8);
+let places = 0;
 let cur: Normalized;
 let curLangs = 0;
 let cur_: Compiled;
@@ -428,6 +465,18 @@ function record(end: number, length: number, id: number, allow: boolean) {
   let chosen = -1;
   for (let x = c.groupFirst[id]; x < c.groupFirst[id + 1]; x++) {
     if ((c.entryLangs[x] & curLangs) === 0) continue;
+    if (allow && (c.entryRule[x] & R_NAME) !== 0) {
+      // A place or brand name: checked against the text's capitals in decide().
+      if (places === placeStart.length) {
+        placeStart = grow(placeStart);
+        placeEnd = grow(placeEnd);
+        placeEntry = grow(placeEntry);
+      }
+      placeStart[places] = n.start[start];
+      placeEnd[places] = n.end[end];
+      placeEntry[places++] = x;
+      continue;
+    }
     if (allow) {
       if (
         (c.entryRule[x] & R_START) !== 0 &&
@@ -520,6 +569,7 @@ function detectWith(
   curText = text;
   hits = 0;
   allows = 0;
+  places = 0;
   const base = normalizeText(text);
   scan(base);
   const two = collapseRepeats(base, 2, text);
@@ -597,7 +647,8 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
     }
     if (
       kind === K_WORD && hitContext[h] === 0 && c.entryCategory[x] !== CAT_CUSTOM &&
-      (inCompound(text, h, c.entryRule[x]) || inName(c, h, text))
+      (inCompound(text, h, c.entryRule[x]) || inName(c, h, text) || inPlace(c, h, text) ||
+        otherSense(c.entrySenses[x], text, hitStart[h], hitEnd[h]))
     ) hitContext[h] = 1;
   }
   // Words inside an intensifier ("fucking" in "fucking great" is also "*fuck*") go with it.
@@ -700,6 +751,7 @@ function decide(c: Compiled, maskChar: string, text: string): Detection {
  * or when it is said to someone: set off by a comma at the end of its sentence ("get lost, loser").
  */
 function framed(c: Compiled, h: number, text: string): boolean {
+  if (notANoun(c, h, text)) return false;
   if (vocative(h, text)) return true;
   for (let f = 0; f < hits; f++) {
     // A frame far from the target cannot be within a few words of it (no text is read then).
@@ -720,6 +772,38 @@ function framed(c: Compiled, h: number, text: string): boolean {
     }
   }
   return false;
+}
+
+// Object pronouns: a dehumanising target right before one is a verb ("you dog it", "they rat
+// him out").
+const OBJECTS = new Set(["it", "them", "him", "her", "me", "us"]);
+// Agent nouns ("lovers", "farmer", "collector", "activist"): a dehumanising target right before
+// one qualifies it ("animal lovers", "pig farmer"), unless it names a person the insult is
+// about ("trash player").
+const AGENT = /^\p{L}{3,}(?:er|ers|or|ors|ist|ists)$/u;
+const PERSON_HEADS = new Set(
+  ("player players gamer gamers streamer streamers member members user users teenager " +
+    "teenagers supporter supporters leader leaders driver drivers worker workers brother " +
+    "brothers sister sisters mother mothers father fathers daughter daughters partner partners " +
+    "teacher teachers officer officers voter voters")
+    .split(" "),
+);
+
+/**
+ * A target that is no insult noun where it stands: a verb before an object pronoun ("you dog
+ * it"), or a dehumanising noun qualifying an agent noun right after it ("animals lovers").
+ */
+function notANoun(c: Compiled, h: number, text: string): boolean {
+  let k = hitEnd[h];
+  if (text[k] !== " ") return false;
+  while (text[k] === " ") k++;
+  let b = k;
+  while (b < text.length && inWord(text, b)) b++;
+  if (b === k) return false;
+  const next = text.slice(k, b).toLowerCase();
+  // Only the dehumanising nouns (animals, vermin) are also verbs and modifiers.
+  if (c.entrySeverity[hitEntry[h]] < 3) return false;
+  return OBJECTS.has(next) || (AGENT.test(next) && !PERSON_HEADS.has(next) && unmatched(k, b));
 }
 
 const WORD_RUN = /\S+/gu;
@@ -846,6 +930,16 @@ function wordBefore(text: string, i: number): [number, number, number] | null {
   }
   return [a, k + 1, stop];
 }
+// Kinship words and titles written before a given name in lower case or without a full stop
+// ("my uncle Dick", "Grandpa Dick", "Sir Dick").
+const KIN = new Set(
+  ("uncle aunt auntie cousin grandpa grandad granddad grandma granny gran grandfather " +
+    "grandmother father brother sister mother son daughter nephew niece husband wife dad daddy " +
+    "mum mom papa mama sir dame lord lady saint mr mrs ms miss mx dr doctor prof professor rev " +
+    "reverend pastor bishop coach captain sergeant officer inspector detective judge senator " +
+    "president governor mayor")
+    .split(" "),
+);
 // Titles written with a full stop before a name.
 const TITLES = new Set("mr mrs ms dr st prof rev sen gen col capt lt sgt jr sr hon".split(" "));
 
@@ -874,8 +968,10 @@ function nameWord(text: string, w: [number, number, number?] | null): boolean {
 
 /**
  * An English entry read as (part of) a name counts only beside a definite match:
- * - a name-like entry (`Dick`, `Hooker`) written with a capital, beside a capitalised name word of
- *   the same sentence (`Dick Cheney`, `Philip J. Dick`, `Grandpa Dick turned`);
+ * - a name-like entry (`Dick`, `Hooker`) or a mild sexual word (`Pussy`) written with a capital,
+ *   beside a capitalised name word of the same sentence (`Dick Cheney`, `Philip J. Dick`,
+ *   `Pussy Riot`), after a kinship word or title (`my uncle Dick`) or paired with a name by
+ *   "and" (`Dick and Dom`);
  * - an entry inside a longer capitalised word that no entry matches whole (`Danny Shittu`,
  *   `Sharon Fagge`, `fans of Slutsky`), beside a capitalised name word or in mid-sentence,
  *   unless the word before addresses someone ("you Twatface", "a Shithead").
@@ -890,11 +986,20 @@ function inName(c: Compiled, h: number, text: string): boolean {
   while (we < text.length && inWord(text, we)) we++;
   if (!capitalised(text, ws, we)) return false;
   const before = wordBefore(text, ws), after = wordAfter(text, we);
-  const address = before !== null && ADDRESS.has(text.slice(before[0], before[1]).toLowerCase());
-  const named = !address && (nameWord(text, before) || nameWord(text, after));
+  const beforeWord = before === null ? "" : text.slice(before[0], before[1]).toLowerCase();
+  const address = ADDRESS.has(beforeWord);
+  const named = !address &&
+    (nameWord(text, before) || nameWord(text, after) || KIN.has(beforeWord) ||
+      pairedName(text, ws, we));
   if ((c.entryRule[x] & R_NAME) !== 0 && ws === hitStart[h]) return named;
   // Inside a longer word: letters before the match, or after it beyond an inflection.
   const rest = text.slice(hitEnd[h], we).toLowerCase().replace(/^['\u2019]/, "");
+  // A mild sexual word that is the whole capitalised word reads as part of a name beside a
+  // capitalised name word too: band, brand and place names (`Pussy Riot`, `Dildo, Newfoundland`).
+  if (
+    ws === hitStart[h] && (rest === "" || ENDINGS.has(rest)) &&
+    c.entryCategory[x] === CAT_SEXUAL && c.entrySeverity[x] <= 2
+  ) return named;
   if (ws === hitStart[h] && (rest === "" || ENDINGS.has(rest))) return false;
   // An entry matching the whole word (`Motherfucker`, `Fuckface`) is no name.
   for (let g = 0; g < hits; g++) {
@@ -903,6 +1008,72 @@ function inName(c: Compiled, h: number, text: string): boolean {
   }
   if (named) return true;
   return before !== null && !address && unmatched(before[0], before[1]);
+}
+
+/** A name paired with a capitalised name by "and" or "&" ("Dick and Dom", "Tom & Dick"). */
+function pairedName(text: string, ws: number, we: number): boolean {
+  let k = we;
+  while (text[k] === " ") k++;
+  const next = text[k] === "&"
+    ? k + 1
+    : text.slice(k, k + 3).toLowerCase() === "and" && !inWord(text, k + 3)
+    ? k + 3
+    : -1;
+  if (next >= 0 && nameWord(text, wordAfter(text, next))) return true;
+  k = ws - 1;
+  while (k >= 0 && text[k] === " ") k--;
+  const prev = text[k] === "&"
+    ? k
+    : k >= 2 && text.slice(k - 2, k + 1).toLowerCase() === "and" && !inWord(text, k - 3)
+    ? k - 2
+    : -1;
+  return prev >= 0 && nameWord(text, wordBefore(text, prev));
+}
+
+/**
+ * A place, brand or band name of the lexicon holds the match, written with its capitals as
+ * whole words ("Residents of Dildo", "Pussy Riot"), not after a word that addresses someone.
+ */
+function inPlace(c: Compiled, h: number, text: string): boolean {
+  for (let p = 0; p < places; p++) {
+    const ps = placeStart[p], pe = placeEnd[p];
+    if (ps > hitStart[h] || pe < hitEnd[h]) continue;
+    if (text.slice(ps, pe) !== c.entryWord[placeEntry[p]]) continue;
+    if (inWord(text, ps - 1) || inWord(text, pe)) continue;
+    const before = wordBefore(text, ps);
+    if (before && ADDRESS.has(text.slice(before[0], before[1]).toLowerCase())) continue;
+    return true;
+  }
+  return false;
+}
+
+const SENSE_WORDS = 4;
+const WORDS = /[\p{L}\p{N}]+/gu;
+
+/**
+ * True when the words around text[s, e) in its sentence tell another sense of the entry: a
+ * pattern's words stand right before and after it, or a near word within four words.
+ */
+function otherSense(senses: Sense[] | undefined, text: string, s: number, e: number): boolean {
+  if (!senses) return false;
+  let a = s, b = e;
+  while (a > 0 && s - a < 80 && !STOP.test(text[a - 1])) a--;
+  while (b < text.length && b - e < 80 && !STOP.test(text[b])) b++;
+  const before = (text.slice(a, s).toLowerCase().match(WORDS) ?? []).slice(-SENSE_WORDS);
+  const after = (text.slice(e, b).toLowerCase().match(WORDS) ?? []).slice(0, SENSE_WORDS);
+  for (const p of senses) {
+    if (p.near !== null) {
+      if (before.includes(p.near) || after.includes(p.near)) return true;
+      continue;
+    }
+    if (p.before.length > before.length || p.after.length > after.length) continue;
+    let holds = true;
+    const from = before.length - p.before.length;
+    for (let i = 0; i < p.before.length && holds; i++) holds = before[from + i] === p.before[i];
+    for (let i = 0; i < p.after.length && holds; i++) holds = after[i] === p.after[i];
+    if (holds) return true;
+  }
+  return false;
 }
 
 /** "fucking" followed by another word that is not its object, nor an insult, intensifies it. */

@@ -134,3 +134,90 @@ Deno.test("context readings apply to the built-in lexicon, not to the studio's o
   assert.equal(studio.detect("Dick Whittington").forbidden, true);
   assert.equal(studio.detect("a noob-friendly map").forbidden, true);
 });
+
+Deno.test("other senses of an entry, told by the words around it", () => {
+  const en = LEXICON.en;
+  assert.ok(en.senses?.tit.includes("blue _"));
+  expectFlagged(false, [
+    "a marsh tit and a willow tit at the feeder",
+    "Great tit numbers fell after the cold winter",
+    "it was tit for tat all season",
+    "the cock crowed twice before dawn",
+    "the weather cock points north",
+    "a real cock and bull story",
+    "the ass in the stable brayed all night", // a near word, three words on
+    "spotted dick is on the menu",
+    "the shares traded cum dividend",
+    "she left summa cum laude",
+    "the kitchen was spic and span",
+    "go die in the lava, you respawn at the gate", // game talk
+    "police say the rapist fled on foot", // crime news
+  ]);
+  // Without those words, or beside a definite match, the entry counts.
+  expectFlagged(true, [
+    "nice tits",
+    "great tits lol", // "great _" tells the bird for the singular only
+    "suck my cock",
+    "you ass",
+    "you dick",
+    "cum on me",
+    "go die",
+    "go die, nobody will miss you",
+    "dirty spic",
+    "you rapist",
+    "fuck the weather cock", // beside a definite match
+  ]);
+  assert.equal(mask("fuck that blue tit"), "**** that blue ***");
+});
+
+Deno.test("place, brand and band names holding an entry, written with their capitals", () => {
+  expectFlagged(false, [
+    "we drove through Dildo on the way to St. John's",
+    "Bitche is a town in Lorraine",
+    "tickets for the Wankdorf are sold out",
+    "a documentary about Pussy Riot",
+    "Spic and Span cleans floors",
+  ]);
+  expectFlagged(true, [
+    "dildo", // lower case
+    "you Dildo", // addressed
+    "Bitches", // a longer word
+    "pussy riot lol",
+    "DILDO", // capitals throughout are not the name's capitals
+  ]);
+});
+
+Deno.test("names after a kinship word or title, and name pairs", () => {
+  expectFlagged(false, [
+    "my grandad Dick loved fishing",
+    "ask cousin Dick for the keys",
+    "Tom and Dick went up the hill",
+    "Dick & Liz are coming too",
+    "Mary Cocks won the baking prize", // surnames: cock, cocks
+    "Tits Galore Brewery opened in Leeds", // a mild sexual word beside capitalised names
+  ]);
+  expectFlagged(true, [
+    "my dick",
+    "your Dick and balls", // "and" with no capitalised name
+    "suck Dick and die",
+    "big Cocks",
+    "Nice Tits Sarah", // addressed: the word before is no name
+    "send tits pics Tom",
+  ]);
+});
+
+Deno.test("dehumanising targets used as verbs or modifiers are no insult", () => {
+  expectFlagged(false, [
+    "they are pig farmers from Iowa",
+    "you are dog walkers, right?",
+    "you rat them out every time",
+    "you ape it perfectly",
+  ]);
+  expectFlagged(true, [
+    "you are a trash player", // a person named by the insult
+    "you are a pig",
+    "they are animals",
+    "you rat",
+    "you are so stupid it hurts", // an adjective before "it"
+  ]);
+});

@@ -12,9 +12,14 @@ const sample: { items: EvalItem[] } = JSON.parse(
   await Deno.readTextFile(new URL("./eval_sample.json", import.meta.url)),
 );
 const items = [...sample.items, ...holdoutItems()];
-// Lines of tests/lib/abuse/holdout/clean_en_heldout.tsv flagged when it was first measured after
-// the rules it holds out (BENCHMARKS.md): a ceiling, so later rules cannot add to them unseen.
-const CLEAN_HELDOUT_MEASURED = 25;
+// Lines of tests/lib/abuse/holdout/clean_en_heldout.tsv flagged: 25 when it was first measured
+// after the rules it holds out, 1 after the third round's rules, which were derived from those 25
+// lines (BENCHMARKS.md): a ceiling, so later rules cannot add to them unseen.
+const CLEAN_HELDOUT_MEASURED = 1;
+// The third English pair (clean_en_heldout2.tsv, abusive_en_heldout2.tsv), written before the
+// rules of the third round and measured once after them (BENCHMARKS.md): ceilings and floors.
+const CLEAN_HELDOUT2_MEASURED = 29;
+const ABUSE_HELDOUT2_MEASURED = 43;
 
 Deno.test("evaluation sample: recall per evasion class and false positives meet the goals", () => {
   const ours = evaluate(items, ourFilter(true));
@@ -36,9 +41,8 @@ Deno.test("evaluation sample: recall per evasion class and false positives meet 
   }
   for (const [row, c] of ours) {
     // The outside list and the hold-outs measure coverage beyond the lists: reported, not goals.
-    const reported = ["outside_list", "peer_word", "phrase", "abuse_heldout"].some((k) =>
-      row === `recall: ${k}`
-    );
+    const reported = ["outside_list", "peer_word", "phrase", "abuse_heldout", "abuse_heldout2"]
+      .some((k) => row === `recall: ${k}`);
     if (row.startsWith("recall: ") && !reported && c.total >= 10) {
       assert.ok(c.hit / c.total >= 0.9, `${row}: ${c.hit}/${c.total}`);
     }
@@ -65,6 +69,21 @@ Deno.test("second English hold-out pair: recall kept, false positives not above 
   assert.equal(clean.total, 328);
   // 106 of 115 before the context readings of names, compounds and phrase frames.
   assert.ok(abusive.hit >= 106, `abusive hold-out recall ${abusive.hit}/115`);
-  // Measured after them (BENCHMARKS.md); the goal of fewer than 2 % (6) is not met yet.
+  // The third round's rules were derived from this sample's misses: it no longer measures them.
   assert.ok(clean.hit <= CLEAN_HELDOUT_MEASURED, `clean hold-out flagged ${clean.hit}/328`);
+});
+
+Deno.test("third English hold-out pair: false positives and recall not worse than measured", () => {
+  const ours = evaluate(holdoutItems(), ourFilter(true));
+  const abusive = ours.get("recall: abuse_heldout2")!;
+  const clean = ours.get("fp clean_heldout2: en")!;
+  assert.equal(abusive.total, 60);
+  assert.equal(clean.total, 382);
+  // 43 of 60 before and after the third round's rules.
+  assert.ok(abusive.hit >= ABUSE_HELDOUT2_MEASURED, `abusive hold-out recall ${abusive.hit}/60`);
+  // 48 of 382 before them, 29 after; the goal of fewer than 2 % (8) is not met.
+  assert.ok(
+    clean.hit <= CLEAN_HELDOUT2_MEASURED,
+    `clean hold-out flagged ${clean.hit}/382`,
+  );
 });
