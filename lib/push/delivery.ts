@@ -10,7 +10,7 @@ import type { PushDelivery } from "./sinks.ts";
 import { type AppCredentials, openCredentials, stopProvider } from "./credentials.ts";
 import { FCM_DEFAULT_ENDPOINT, FcmSender } from "./fcm.ts";
 import { APNS_PRODUCTION, APNS_SANDBOX, ApnsSender } from "./apns.ts";
-import { buildApnsRequest, buildFcmBody } from "./message.ts";
+import type { RenderedMessages } from "./message.ts";
 import {
   CredentialError,
   observedProviderCall,
@@ -103,48 +103,77 @@ export async function providerApps(
 const OUTCOME_LABEL = { sent: "sent", invalid: "invalid_token", failed: "failed" } as const;
 
 /**
- * Sends one message to its provider (never throws): iOS goes straight to APNs where the app has a
+ * Sends one message to its provider (never rejects): iOS goes straight to APNs where the app has a
  * key and the runtime speaks HTTP/2, otherwise through FCM's apns block when the app has a service
- * account. The outcome is counted per provider; a credential refusal stops that provider for the
- * app with its reason.
+ * account. The message is taken from `rendered` (the campaign's messages, rendered once). The
+ * outcome is counted per provider; a credential refusal stops that provider for the app with its
+ * reason.
  */
-export async function sendToProvider(
+export function sendToProvider(
   services: Services,
   app: AppSenders,
   d: PushDelivery,
+  rendered: RenderedMessages,
 ): Promise<SendOutcome> {
   const provider = d.platform === "ios" && app.apns ? "apns" : app.fcm ? "fcm" : null;
   if (!provider) {
-    return {
+    return Promise.resolve({
       state: "failed",
       attempts: 0,
       detail: d.platform === "ios"
         ? "no route to iOS: the app has no APNs key usable on this runtime and no FCM service account"
         : "the app has no FCM service account for Android devices",
-    };
+    });
   }
   const stopped = app.stopped[provider];
-  if (stopped) return { state: "failed", attempts: 0, detail: `${provider} stopped: ${stopped}` };
-  const outcome = await sendVia(services, app, provider, d);
-  const counter = services.metrics.pushMessages;
-  if (outcome.attempts > 0) counter.inc({ provider, outcome: OUTCOME_LABEL[outcome.state] });
-  if (outcome.attempts > 1) counter.inc({ provider, outcome: "retried" });
-  return outcome;
+  if (stopped) {
+    return Promise.resolve({
+      state: "failed",
+      attempts: 0,
+      detail: `${provider} stopped: ${stopped}`,
+    });
+  }
+  return sendVia(services, app, provider, d, rendered).then((outcome) => {
+    const counter = services.metrics.pushMessages;
+    if (outcome.attempts > 0) counter.inc(outcomeLabels[provider][outcome.state]);
+    if (outcome.attempts > 1) counter.inc(outcomeLabels[provider].retried);
+    return outcome;
+  });
 }
 
-async function sendVia(
+/** The label sets of gp_push_messages_total, made once. */
+const outcomeLabels = {
+  fcm: labelsOf("fcm"),
+  apns: labelsOf("apns"),
+};
+
+function labelsOf(provider: "fcm" | "apns") {
+  return {
+    sent: { provider, outcome: OUTCOME_LABEL.sent },
+    invalid: { provider, outcome: OUTCOME_LABEL.invalid },
+    failed: { provider, outcome: OUTCOME_LABEL.failed },
+    retried: { provider, outcome: "retried" },
+  };
+}
+
+function sendVia(
   services: Services,
   app: AppSenders,
   provider: "fcm" | "apns",
   d: PushDelivery,
+  rendered: RenderedMessages,
 ): Promise<SendOutcome> {
-  const now = Math.floor(services.clock.now() / 1000);
-  const ttl = services.config.PUSH_TTL_SECONDS;
+  let sending: Promise<SendOutcome>;
   try {
-    return provider === "apns"
-      ? await app.apns!.send(d.token, buildApnsRequest(d, { bundleId: "", expiresAt: now + ttl }))
-      : await app.fcm!.send(buildFcmBody(d, { sendAt: now, ttlSeconds: ttl }));
+    const now = Math.floor(services.clock.now() / 1000);
+    const ttl = services.config.PUSH_TTL_SECONDS;
+    sending = provider === "apns"
+      ? app.apns!.send(d.token, rendered.apnsRequest(d, { expiresAt: now + ttl }))
+      : app.fcm!.send(rendered.fcmText(d, { sendAt: now, ttlSeconds: ttl }));
   } catch (err) {
+    sending = Promise.reject(err);
+  }
+  return sending.then(undefined, async (err) => {
     if (err instanceof CredentialError) {
       if (!app.stopped[err.provider]) {
         app.stopped[err.provider] = err.message;
@@ -153,7 +182,7 @@ async function sendVia(
       return { state: "failed", attempts: 1, detail: err.message };
     }
     return { state: "failed", attempts: 1, detail: `error: ${(err as Error).message}` };
-  }
+  });
 }
 
 /** Counts of settled messages, added to the slice's (the report shows their sums). */
