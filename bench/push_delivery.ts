@@ -43,6 +43,8 @@ interface Result {
   cpuUsPerMessage: number;
   /** CPU the Neon bridge process spent per message during the run, in µs (parent adds it). */
   bridgeCpuUsPerMessage?: number;
+  /** CPU the database's PostgreSQL backends spent per message, in µs (parent adds it). */
+  postgresCpuUsPerMessage?: number;
 }
 
 /** CPU time (user + system) the process has used, in µs. */
@@ -323,6 +325,15 @@ function processCpuMicros(pid: number): number {
   }
 }
 
+/** CPU used so far by each PostgreSQL backend connected to database `name` (same machine). */
+async function backendsCpu(admin: pg.Client, name: string): Promise<Map<number, number>> {
+  const rows = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = $1",
+    [name],
+  );
+  return new Map(rows.rows.map((r: { pid: number }) => [r.pid, processCpuMicros(r.pid)]));
+}
+
 async function firstLine(child: Deno.ChildProcess): Promise<string> {
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -367,6 +378,7 @@ async function parent(sizes: number[], rounds: number) {
         // The order alternates by round, so neither side always runs on a warmer machine.
         for (const mode of round % 2 === 0 ? ["ours", "bare"] : ["bare", "ours"]) {
           const bridgeCpu0 = processCpuMicros(bridge.pid);
+          const pgCpu0 = await backendsCpu(admin, name);
           const out = await new Deno.Command(Deno.execPath(), {
             // BENCH_V8_FLAGS (e.g. --max-old-space-size=96) caps the children's heap: a run that
             // completes under a small cap shows the live memory does not grow with the devices.
@@ -390,13 +402,19 @@ async function parent(sizes: number[], rounds: number) {
           if (!out.success) throw new Error(`${mode} ${n} failed: ${line}`);
           const r = JSON.parse(line) as Result;
           r.bridgeCpuUsPerMessage = (processCpuMicros(bridge.pid) - bridgeCpu0) / n;
+          const pgCpu1 = await backendsCpu(admin, name);
+          r.postgresCpuUsPerMessage = [...pgCpu1].reduce(
+            (sum, [pid, us]) => sum + us - (pgCpu0.get(pid) ?? 0),
+            0,
+          ) / n;
           results.push(r);
           console.log(
             `round ${round + 1} ${r.mode.padEnd(9)} ${String(n).padStart(7)} devices: ` +
               `${(r.ms / 1000).toFixed(1)} s, ${Math.round(r.perSecond)} msg/s, ` +
               `${r.requests} provider requests, RSS ${r.rssStartMb} -> peak ${r.rssPeakMb} MB, ` +
               `heap peak ${r.heapPeakMb} MB; CPU per message ${r.cpuUsPerMessage.toFixed(0)} µs ` +
-              `(bridge ${r.bridgeCpuUsPerMessage.toFixed(0)} µs); RSS by tenth of the run ${
+              `(bridge ${r.bridgeCpuUsPerMessage.toFixed(0)} µs, PostgreSQL ` +
+              `${r.postgresCpuUsPerMessage.toFixed(0)} µs); RSS by tenth of the run ${
                 r.rssOverRunMb.join(" ")
               }; ` +
               `load ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
@@ -411,12 +429,16 @@ async function parent(sizes: number[], rounds: number) {
         r.perSecond /
         results.filter((b) => b.devices === n && b.mode === "bare loop")[i].perSecond
       );
-      const cpu = (mode: string, key: "cpuUsPerMessage" | "bridgeCpuUsPerMessage") =>
+      const cpu = (
+        mode: string,
+        key: "cpuUsPerMessage" | "bridgeCpuUsPerMessage" | "postgresCpuUsPerMessage",
+      ) =>
         median(results.filter((r) => r.devices === n && r.mode === mode).map((r) => r[key] ?? 0))
           .toFixed(0);
       console.log(
         `${n} devices: median CPU per message: platform ${cpu("platform", "cpuUsPerMessage")} µs ` +
-          `+ bridge ${cpu("platform", "bridgeCpuUsPerMessage")} µs, bare loop ` +
+          `+ bridge ${cpu("platform", "bridgeCpuUsPerMessage")} µs + PostgreSQL ` +
+          `${cpu("platform", "postgresCpuUsPerMessage")} µs, bare loop ` +
           `${cpu("bare loop", "cpuUsPerMessage")} µs`,
       );
       console.log(
