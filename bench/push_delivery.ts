@@ -41,10 +41,10 @@ interface Result {
   rssOverRunMb: number[];
   /** CPU the measured process spent per message, in µs. */
   cpuUsPerMessage: number;
-  /** CPU the Neon bridge process spent per message during the run, in µs (parent adds it). */
-  bridgeCpuUsPerMessage?: number;
-  /** CPU the database's PostgreSQL backends spent per message, in µs (parent adds it). */
-  postgresCpuUsPerMessage?: number;
+  /** CPU the Neon bridge process spent per message during the run, in µs. */
+  bridgeCpuUsPerMessage: number;
+  /** CPU the bench database's PostgreSQL backends spent per message during the run, in µs. */
+  postgresCpuUsPerMessage: number;
 }
 
 /** CPU time (user + system) the process has used, in µs. */
@@ -178,12 +178,14 @@ async function runOurs(n: number): Promise<Result> {
   }, { gameIndex: game.gameIndex });
   clock.set(DUE);
   const before = await fakeStats(env.PUSH_FAKES_URL);
+  const dbCpu = await databaseCpu();
   const mem = sampler();
   const cpu0 = cpuMicros();
   const t0 = performance.now();
   const result = await dispatchDuePushes(services, clock.now());
   const ms = performance.now() - t0;
   const cpuUsPerMessage = (cpuMicros() - cpu0) / n;
+  const { bridge, postgres } = await dbCpu();
   const memory = mem.stop();
   const requests = (await fakeStats(env.PUSH_FAKES_URL)) - before;
   if (result.messages !== n) throw new Error(`sent ${result.messages} of ${n}`);
@@ -195,6 +197,8 @@ async function runOurs(n: number): Promise<Result> {
     perSecond: n / (ms / 1000),
     requests,
     cpuUsPerMessage,
+    bridgeCpuUsPerMessage: bridge / n,
+    postgresCpuUsPerMessage: postgres / n,
     ...memory,
   };
 }
@@ -248,6 +252,7 @@ async function runBare(n: number): Promise<Result> {
     language,
   });
   const before = await fakeStats(env.PUSH_FAKES_URL);
+  const dbCpu = await databaseCpu();
   const mem = sampler();
   const cpu0 = cpuMicros();
   const t0 = performance.now();
@@ -299,6 +304,7 @@ async function runBare(n: number): Promise<Result> {
   }));
   const ms = performance.now() - t0;
   const cpuUsPerMessage = (cpuMicros() - cpu0) / n;
+  const { bridge, postgres } = await dbCpu();
   const memory = mem.stop();
   if (failed) throw new Error(`${failed} bare requests failed`);
   const requests = (await fakeStats(env.PUSH_FAKES_URL)) - before;
@@ -309,6 +315,8 @@ async function runBare(n: number): Promise<Result> {
     perSecond: n / (ms / 1000),
     requests,
     cpuUsPerMessage,
+    bridgeCpuUsPerMessage: bridge / n,
+    postgresCpuUsPerMessage: postgres / n,
     ...memory,
   };
 }
@@ -325,13 +333,35 @@ function processCpuMicros(pid: number): number {
   }
 }
 
-/** CPU used so far by each PostgreSQL backend connected to database `name` (same machine). */
-async function backendsCpu(admin: pg.Client, name: string): Promise<Map<number, number>> {
-  const rows = await admin.query<{ pid: number }>(
-    "select pid from pg_stat_activity where datname = $1",
-    [name],
-  );
-  return new Map(rows.rows.map((r: { pid: number }) => [r.pid, processCpuMicros(r.pid)]));
+/**
+ * CPU of the database side during a measurement: the Neon bridge process (its pid in
+ * BENCH_BRIDGE_PID) and the PostgreSQL backends serving the bench database (same machine).
+ */
+async function databaseCpu(): Promise<() => Promise<{ bridge: number; postgres: number }>> {
+  const url = Deno.env.get("DATABASE_URL")!;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const name = new URL(url).pathname.slice(1);
+  const backends = async () => {
+    const rows = await client.query(
+      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [name],
+    );
+    return new Map<number, number>(
+      rows.rows.map((r: { pid: number }) => [r.pid, processCpuMicros(r.pid)]),
+    );
+  };
+  const bridgePid = Number(Deno.env.get("BENCH_BRIDGE_PID"));
+  const bridge0 = processCpuMicros(bridgePid);
+  const pg0 = await backends();
+  return async () => {
+    const bridge = processCpuMicros(bridgePid) - bridge0;
+    // A backend that started during the run counts from zero.
+    let postgres = 0;
+    for (const [pid, us] of await backends()) postgres += us - (pg0.get(pid) ?? 0);
+    await client.end();
+    return { bridge, postgres };
+  };
 }
 
 async function firstLine(child: Deno.ChildProcess): Promise<string> {
@@ -369,6 +399,7 @@ async function parent(sizes: number[], rounds: number) {
     ...fakesEnv,
     DATABASE_URL: dbUrl.toString(),
     NEON_FETCH_ENDPOINT: bridgeEnv.fetchEndpoint,
+    BENCH_BRIDGE_PID: String(bridge.pid),
     RUST_BACKTRACE: "0",
   };
   const results: Result[] = [];
@@ -377,8 +408,6 @@ async function parent(sizes: number[], rounds: number) {
       for (const n of sizes) {
         // The order alternates by round, so neither side always runs on a warmer machine.
         for (const mode of round % 2 === 0 ? ["ours", "bare"] : ["bare", "ours"]) {
-          const bridgeCpu0 = processCpuMicros(bridge.pid);
-          const pgCpu0 = await backendsCpu(admin, name);
           const out = await new Deno.Command(Deno.execPath(), {
             // BENCH_V8_FLAGS (e.g. --max-old-space-size=96) caps the children's heap: a run that
             // completes under a small cap shows the live memory does not grow with the devices.
@@ -401,12 +430,6 @@ async function parent(sizes: number[], rounds: number) {
           const line = new TextDecoder().decode(out.stdout).trim().split("\n").pop()!;
           if (!out.success) throw new Error(`${mode} ${n} failed: ${line}`);
           const r = JSON.parse(line) as Result;
-          r.bridgeCpuUsPerMessage = (processCpuMicros(bridge.pid) - bridgeCpu0) / n;
-          const pgCpu1 = await backendsCpu(admin, name);
-          r.postgresCpuUsPerMessage = [...pgCpu1].reduce(
-            (sum, [pid, us]) => sum + us - (pgCpu0.get(pid) ?? 0),
-            0,
-          ) / n;
           results.push(r);
           console.log(
             `round ${round + 1} ${r.mode.padEnd(9)} ${String(n).padStart(7)} devices: ` +
@@ -433,7 +456,7 @@ async function parent(sizes: number[], rounds: number) {
         mode: string,
         key: "cpuUsPerMessage" | "bridgeCpuUsPerMessage" | "postgresCpuUsPerMessage",
       ) =>
-        median(results.filter((r) => r.devices === n && r.mode === mode).map((r) => r[key] ?? 0))
+        median(results.filter((r) => r.devices === n && r.mode === mode).map((r) => r[key]))
           .toFixed(0);
       console.log(
         `${n} devices: median CPU per message: platform ${cpu("platform", "cpuUsPerMessage")} µs ` +

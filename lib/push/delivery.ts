@@ -133,12 +133,16 @@ export function sendToProvider(
       detail: `${provider} stopped: ${stopped}`,
     });
   }
-  return sendVia(services, app, provider, d, rendered).then((outcome) => {
+  const count = (outcome: SendOutcome) => {
     const counter = services.metrics.pushMessages;
     if (outcome.attempts > 0) counter.inc(outcomeLabels[provider][outcome.state]);
     if (outcome.attempts > 1) counter.inc(outcomeLabels[provider].retried);
     return outcome;
-  });
+  };
+  return sendVia(services, app, provider, d, rendered).then(
+    count,
+    (err) => notSent(services, app, d, err).then(count),
+  );
 }
 
 /** The label sets of gp_push_messages_total, made once. */
@@ -163,26 +167,33 @@ function sendVia(
   d: PushDelivery,
   rendered: RenderedMessages,
 ): Promise<SendOutcome> {
-  let sending: Promise<SendOutcome>;
   try {
     const now = Math.floor(services.clock.now() / 1000);
     const ttl = services.config.PUSH_TTL_SECONDS;
-    sending = provider === "apns"
+    return provider === "apns"
       ? app.apns!.send(d.token, rendered.apnsRequest(d, { expiresAt: now + ttl }))
       : app.fcm!.send(rendered.fcmText(d, { sendAt: now, ttlSeconds: ttl }));
   } catch (err) {
-    sending = Promise.reject(err);
+    // Rendering threw: the message fails like a send that threw.
+    return Promise.reject(err);
   }
-  return sending.then(undefined, async (err) => {
-    if (err instanceof CredentialError) {
-      if (!app.stopped[err.provider]) {
-        app.stopped[err.provider] = err.message;
-        await stopProvider(services, d.appid, err.provider, err.message);
-      }
-      return { state: "failed", attempts: 1, detail: err.message };
+}
+
+/** The outcome of a send that threw: a credential refusal stops the provider for the app. */
+async function notSent(
+  services: Services,
+  app: AppSenders,
+  d: PushDelivery,
+  err: unknown,
+): Promise<SendOutcome> {
+  if (err instanceof CredentialError) {
+    if (!app.stopped[err.provider]) {
+      app.stopped[err.provider] = err.message;
+      await stopProvider(services, d.appid, err.provider, err.message);
     }
-    return { state: "failed", attempts: 1, detail: `error: ${(err as Error).message}` };
-  });
+    return { state: "failed", attempts: 1, detail: err.message };
+  }
+  return { state: "failed", attempts: 1, detail: `error: ${(err as Error).message}` };
 }
 
 /** Counts of settled messages, added to the slice's (the report shows their sums). */
@@ -223,30 +234,9 @@ export async function writeProgress(
 ): Promise<{ keep: boolean }> {
   const c = p.counts;
   const lastError = p.unsent.at(-1)?.detail ?? null;
+  // Most writes have no unsent message: a statement without their parts is cheaper to plan.
   const [row] = await services.db.query<{ held: number; status: number }>(
-    `with s as (
-       update push_slices set
-         targeted = targeted + $4, sent = sent + $5, failed = failed + $6, invalid = invalid + $7,
-         retried = retried + $8, resent = resent + $9,
-         cursor_id = $10, holes = $11::jsonb, window_id = greatest(window_id, $12::bigint),
-         started_at = coalesce(started_at, now()), last_error = coalesce($13, last_error),
-         lease_until = $15
-       where id = $1 and state = 'leased' and lease_until = $14
-       returning id),
-     u as (select * from jsonb_to_recordset($2::jsonb)
-             as x(device_id bigint, state text, attempts int, detail text)
-           where exists (select 1 from s)),
-     rows as (insert into push_deliveries
-                (slice_id, device_id, campaign_id, state, attempts, detail, settled_at)
-              select $1, u.device_id, $3, u.state, u.attempts, u.detail, now() from u
-              on conflict (slice_id, device_id) do update set state = excluded.state,
-                attempts = excluded.attempts, detail = excluded.detail,
-                settled_at = excluded.settled_at),
-     inv as (update push_devices v set active = false, deactivated_at = now(),
-               deactivated_reason = u.detail
-             from u where v.id = u.device_id and u.state = 'invalid')
-     select (select count(*) from s)::int as held,
-            (select status from push_campaigns where id = $3) as status`,
+    p.unsent.length === 0 ? PROGRESS_ONLY : PROGRESS_AND_UNSENT,
     [
       slice.id,
       p.unsent,
@@ -267,3 +257,39 @@ export async function writeProgress(
   );
   return { keep: row.held === 1 && row.status === 2 };
 }
+
+/** The slice's progress: counts, cursor, holes, window and lease, while the lease is held. */
+const UPDATE_SLICE = `update push_slices set
+         targeted = targeted + $4, sent = sent + $5, failed = failed + $6, invalid = invalid + $7,
+         retried = retried + $8, resent = resent + $9,
+         cursor_id = $10, holes = $11::jsonb, window_id = greatest(window_id, $12::bigint),
+         started_at = coalesce(started_at, now()), last_error = coalesce($13, last_error),
+         lease_until = $15
+       where id = $1 and state = 'leased' and lease_until = $14
+       returning id`;
+
+/**
+ * A progress write with no unsent message ($2, the empty list, is only typed: every parameter
+ * must be).
+ */
+const PROGRESS_ONLY = `with s as (${UPDATE_SLICE})
+     select (select count(*) from s)::int as held,
+            (select status from push_campaigns where id = $3) as status,
+            $2::jsonb is null as no_list`;
+
+/** A progress write with a row per unsent message and dead tokens deactivated. */
+const PROGRESS_AND_UNSENT = `with s as (${UPDATE_SLICE}),
+     u as (select * from jsonb_to_recordset($2::jsonb)
+             as x(device_id bigint, state text, attempts int, detail text)
+           where exists (select 1 from s)),
+     rows as (insert into push_deliveries
+                (slice_id, device_id, campaign_id, state, attempts, detail, settled_at)
+              select $1, u.device_id, $3, u.state, u.attempts, u.detail, now() from u
+              on conflict (slice_id, device_id) do update set state = excluded.state,
+                attempts = excluded.attempts, detail = excluded.detail,
+                settled_at = excluded.settled_at),
+     inv as (update push_devices v set active = false, deactivated_at = now(),
+               deactivated_reason = u.detail
+             from u where v.id = u.device_id and u.state = 'invalid')
+     select (select count(*) from s)::int as held,
+            (select status from push_campaigns where id = $3) as status`;

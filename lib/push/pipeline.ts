@@ -7,8 +7,9 @@
  * - holes: the devices below the cursor whose messages are still in flight;
  * - window: no message above it has been handed over. A message is handed over only once the
  *   window covering it is written. The window is reserved ahead of the senders by twice what
- *   they hand over while one write takes (at least `step`, at most 4 x `step` messages), so
- *   they rarely wait for it even when the database is slow.
+ *   they hand over while one write takes (at least 2 x `step`, at most 4 x `step` messages), and
+ *   moved once half of it is used, so they rarely wait for it even when the database is slow and
+ *   a write moving the window also carries the settled messages of about `step` sends.
  *
  * Nothing is written per message except the ones not sent. After a crash the next dispatcher sends
  * the holes and the devices in (cursor, window] again (their first copy may have reached the
@@ -92,7 +93,7 @@ export class SliceRun {
     this.durableWindow = Math.max(Number(slice.window_id), this.highestDone);
     this.wantWindow = this.durableWindow;
     this.lease = slice.lease_until;
-    this.ahead = route.step;
+    this.ahead = 2 * route.step;
   }
 
   /** The lease as last extended (finishing the slice checks it). */
@@ -280,6 +281,6 @@ export class SliceRun {
     this.lease = leaseUntil;
     this.durableWindow = window;
     const step = this.route.step;
-    this.ahead = Math.min(4 * step, Math.max(step, 2 * (this.handed - handedBefore)));
+    this.ahead = Math.min(4 * step, Math.max(2 * step, 2 * (this.handed - handedBefore)));
   }
 }
