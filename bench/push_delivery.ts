@@ -2,8 +2,11 @@
  * End-to-end push delivery benchmark: one bulk campaign to N devices (70 % Android through FCM
  * v1, 30 % iOS through APNs over HTTP/2) sent by the dispatcher to the local provider fakes, on
  * real PostgreSQL through the Neon bridge; side by side with a bare loop of the same HTTP calls
- * (one OAuth token, one provider token, 64 concurrent requests, no database, no bookkeeping).
- * Each measurement runs in a fresh process so peak memory is its own.
+ * (the same HTTP clients, one OAuth token, one provider token, 64 concurrent requests, the same
+ * request bytes for the same devices, each body serialized with JSON.stringify; no database, no
+ * bookkeeping). Each measurement runs in a fresh process so peak memory is its own; each reports
+ * its CPU per message, and the CPU the Neon bridge and the database's PostgreSQL backends spent
+ * during it.
  *
  *   deno task bench:push-delivery [devices...] [--rounds=N]   (default: 10000 100000, 1 round)
  *   BENCH_V8_FLAGS=--max-old-space-size=96 deno task bench:push-delivery 100000
