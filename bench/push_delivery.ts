@@ -2,8 +2,11 @@
  * End-to-end push delivery benchmark: one bulk campaign to N devices (70 % Android through FCM
  * v1, 30 % iOS through APNs over HTTP/2) sent by the dispatcher to the local provider fakes, on
  * real PostgreSQL through the Neon bridge; side by side with a bare loop of the same HTTP calls
- * (one OAuth token, one provider token, 64 concurrent requests, no database, no bookkeeping).
- * Each measurement runs in a fresh process so peak memory is its own.
+ * (the same HTTP clients, one OAuth token, one provider token, 64 concurrent requests, the same
+ * request bytes for the same devices, each body serialized with JSON.stringify; no database, no
+ * bookkeeping). Each measurement runs in a fresh process so peak memory is its own; each reports
+ * its CPU per message, and the CPU the Neon bridge and the database's PostgreSQL backends spent
+ * during it.
  *
  *   deno task bench:push-delivery [devices...] [--rounds=N]   (default: 10000 100000, 1 round)
  *   BENCH_V8_FLAGS=--max-old-space-size=96 deno task bench:push-delivery 100000
@@ -12,9 +15,21 @@
  */
 import pg from "pg";
 import { importPKCS8, SignJWT } from "jose";
+import process from "node:process";
+import { createHash } from "node:crypto";
 import { median } from "./real_tier.ts";
 
 const CONCURRENCY = 64;
+/** The campaign's languages, by device number modulo 3 (as the devices are seeded). */
+const LANGUAGES = ["en", "ko", "ja"];
+const TEXT: Record<string, { title: string; message: string; imageUrl: string }> = Object
+  .fromEntries(
+    [["en", "Hello"], ["ko", "안녕"], ["ja", "こんにちは"]].map(([l, t]) => [l, {
+      title: t,
+      message: `${t} event`,
+      imageUrl: "https://cdn.example.com/a.png",
+    }]),
+  );
 const DUE = Date.UTC(2027, 4, 3, 1) + 1000; // 2027-05-03 10:00 Asia/Seoul
 
 interface Result {
@@ -27,6 +42,18 @@ interface Result {
   rssPeakMb: number;
   heapPeakMb: number;
   rssOverRunMb: number[];
+  /** CPU the measured process spent per message, in µs. */
+  cpuUsPerMessage: number;
+  /** CPU the Neon bridge process spent per message during the run, in µs. */
+  bridgeCpuUsPerMessage: number;
+  /** CPU the bench database's PostgreSQL backends spent per message during the run, in µs. */
+  postgresCpuUsPerMessage: number;
+}
+
+/** CPU time (user + system) the process has used, in µs. */
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
 }
 
 /** Samples RSS and heap every 25 ms; `rssOverRunMb` is RSS at each tenth of the run. */
@@ -127,9 +154,9 @@ async function runOurs(n: number): Promise<Result> {
     [game.gameIndex, appid, n],
   );
   const { saveCampaign } = await import("../lib/push/campaigns.ts");
-  const text = (t: string) => ({
-    android: { title: t, message: `${t} event`, imageUrl: "https://cdn.example.com/a.png" },
-    ios: { title: t, message: `${t} event` },
+  const text = (language: string) => ({
+    android: { ...TEXT[language] },
+    ios: { title: TEXT[language].title, message: TEXT[language].message },
   });
   clock.set(DUE - 3600_000);
   await saveCampaign(services, {
@@ -149,20 +176,34 @@ async function runOurs(n: number): Promise<Result> {
     countries: ["KR"],
     game: { gameindex: game.gameIndex, apps: [{ appindex: 1, appid }] },
     defaultLanguage: "en",
-    notification: { en: text("Hello"), ko: text("안녕"), ja: text("こんにちは") },
+    notification: { en: text("en"), ko: text("ko"), ja: text("ja") },
     option: { badge: 1 },
   }, { gameIndex: game.gameIndex });
   clock.set(DUE);
   const before = await fakeStats(env.PUSH_FAKES_URL);
+  const dbCpu = await databaseCpu();
   const mem = sampler();
+  const cpu0 = cpuMicros();
   const t0 = performance.now();
   const result = await dispatchDuePushes(services, clock.now());
   const ms = performance.now() - t0;
+  const cpuUsPerMessage = (cpuMicros() - cpu0) / n;
+  const { bridge, postgres } = await dbCpu();
   const memory = mem.stop();
   const requests = (await fakeStats(env.PUSH_FAKES_URL)) - before;
   if (result.messages !== n) throw new Error(`sent ${result.messages} of ${n}`);
   await services.close();
-  return { mode: "platform", devices: n, ms, perSecond: n / (ms / 1000), requests, ...memory };
+  return {
+    mode: "platform",
+    devices: n,
+    ms,
+    perSecond: n / (ms / 1000),
+    requests,
+    cpuUsPerMessage,
+    bridgeCpuUsPerMessage: bridge / n,
+    postgresCpuUsPerMessage: postgres / n,
+    ...memory,
+  };
 }
 
 /** Child: the same HTTP calls in a bare loop. */
@@ -195,57 +236,69 @@ async function runBare(n: number): Promise<Result> {
   const providerToken = await new SignJWT({}).setProtectedHeader({ alg: "ES256", kid: key.keyId })
     .setIssuer(key.teamId).setIssuedAt(now).sign(await importPKCS8(key.privateKey, "ES256"));
   const fcmUrl = `${env.FCM_ENDPOINT}/v1/projects/${projectId}/messages:send`;
+  // The same devices as the platform's campaign (tokens, platforms, languages), so the requests
+  // carry the same bytes; made before the clock starts, as the platform's are in its database.
+  const md5 = (g: number) => createHash("md5").update(String(g)).digest("hex");
+  const devices = Array.from({ length: n }, (_, i) => {
+    const g = i + 1;
+    const language = LANGUAGES[g % 3];
+    return g % 10 < 7
+      ? { g, android: true, token: `b${g}:APA91b${md5(g)}`, language }
+      : { g, android: false, token: `${md5(g)}${md5(g + 1)}`, language };
+  });
+  // The platform's campaign id is 1 in its fresh database; its uuid has the same length.
+  const campaignUuid = crypto.randomUUID();
+  const data = (language: string) => ({
+    campaignId: "1",
+    campaignUuid,
+    notice: "false",
+    language,
+  });
   const before = await fakeStats(env.PUSH_FAKES_URL);
+  const dbCpu = await databaseCpu();
   const mem = sampler();
+  const cpu0 = cpuMicros();
   const t0 = performance.now();
-  let next = 1;
+  let next = 0;
   let failed = 0;
-  const md5ish = (g: number) => g.toString(16).padStart(32, "0");
-  // The same collapse ids the platform sets (campaign uuid and device id).
-  const collapse = crypto.randomUUID();
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next <= n) {
-      const g = next++;
-      const res = g % 10 < 7
+    while (next < n) {
+      const { g, android, token, language } = devices[next++];
+      const text = TEXT[language];
+      const collapse = `${campaignUuid}.${g}`;
+      const res = android
         ? await http.fetch(fcmUrl, {
           method: "POST",
           headers: { authorization: `Bearer ${accessToken}`, "content-type": "application/json" },
           body: JSON.stringify({
             message: {
-              token: `b${g}:APA91b${md5ish(g)}`,
-              notification: {
-                title: "Hello",
-                body: "Hello event",
-                image: "https://cdn.example.com/a.png",
-              },
+              token,
+              notification: { title: text.title, body: text.message, image: text.imageUrl },
               android: {
                 priority: "NORMAL",
                 ttl: "86400s",
-                collapse_key: `${collapse}.${g}`,
-                notification: { sound: "default", notification_count: 1, tag: `${collapse}.${g}` },
+                collapse_key: collapse,
+                notification: { sound: "default", notification_count: 1, tag: collapse },
               },
-              data: { campaignId: "1", campaignUuid: "u", notice: "false", language: "en" },
+              data: data(language),
             },
           }),
           timeoutMs: 10_000,
         })
-        : await http.http2!(`${env.APNS_ENDPOINT}/3/device/${md5ish(g)}${md5ish(g + 1)}`, {
+        : await http.http2!(`${env.APNS_ENDPOINT}/3/device/${token}`, {
           method: "POST",
           headers: {
             authorization: `bearer ${providerToken}`,
+            "content-type": "application/json",
             "apns-topic": bundleId,
             "apns-push-type": "alert",
             "apns-priority": "5",
-            "apns-expiration": String(now + 86400),
-            "apns-collapse-id": `${collapse}.${g}`,
-            "content-type": "application/json",
+            "apns-expiration": String(Math.floor(Date.now() / 1000) + 86400),
+            "apns-collapse-id": collapse,
           },
           body: JSON.stringify({
-            aps: { alert: { title: "Hello", body: "Hello event" }, sound: "default", badge: 1 },
-            campaignId: "1",
-            campaignUuid: "u",
-            notice: "false",
-            language: "en",
+            aps: { alert: { title: text.title, body: text.message }, sound: "default", badge: 1 },
+            ...data(language),
           }),
           timeoutMs: 10_000,
         });
@@ -253,10 +306,65 @@ async function runBare(n: number): Promise<Result> {
     }
   }));
   const ms = performance.now() - t0;
+  const cpuUsPerMessage = (cpuMicros() - cpu0) / n;
+  const { bridge, postgres } = await dbCpu();
   const memory = mem.stop();
   if (failed) throw new Error(`${failed} bare requests failed`);
   const requests = (await fakeStats(env.PUSH_FAKES_URL)) - before;
-  return { mode: "bare loop", devices: n, ms, perSecond: n / (ms / 1000), requests, ...memory };
+  return {
+    mode: "bare loop",
+    devices: n,
+    ms,
+    perSecond: n / (ms / 1000),
+    requests,
+    cpuUsPerMessage,
+    bridgeCpuUsPerMessage: bridge / n,
+    postgresCpuUsPerMessage: postgres / n,
+    ...memory,
+  };
+}
+
+/** CPU time (user + system) a process has used, in µs, from /proc (0 where there is none). */
+function processCpuMicros(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 per second).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU of the database side during a measurement: the Neon bridge process (its pid in
+ * BENCH_BRIDGE_PID) and the PostgreSQL backends serving the bench database (same machine).
+ */
+async function databaseCpu(): Promise<() => Promise<{ bridge: number; postgres: number }>> {
+  const url = Deno.env.get("DATABASE_URL")!;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const name = new URL(url).pathname.slice(1);
+  const backends = async () => {
+    const rows = await client.query(
+      "select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+      [name],
+    );
+    return new Map<number, number>(
+      rows.rows.map((r: { pid: number }) => [r.pid, processCpuMicros(r.pid)]),
+    );
+  };
+  const bridgePid = Number(Deno.env.get("BENCH_BRIDGE_PID"));
+  const bridge0 = processCpuMicros(bridgePid);
+  const pg0 = await backends();
+  return async () => {
+    const bridge = processCpuMicros(bridgePid) - bridge0;
+    // A backend that started during the run counts from zero.
+    let postgres = 0;
+    for (const [pid, us] of await backends()) postgres += us - (pg0.get(pid) ?? 0);
+    await client.end();
+    return { bridge, postgres };
+  };
 }
 
 async function firstLine(child: Deno.ChildProcess): Promise<string> {
@@ -294,6 +402,7 @@ async function parent(sizes: number[], rounds: number) {
     ...fakesEnv,
     DATABASE_URL: dbUrl.toString(),
     NEON_FETCH_ENDPOINT: bridgeEnv.fetchEndpoint,
+    BENCH_BRIDGE_PID: String(bridge.pid),
     RUST_BACKTRACE: "0",
   };
   const results: Result[] = [];
@@ -329,7 +438,9 @@ async function parent(sizes: number[], rounds: number) {
             `round ${round + 1} ${r.mode.padEnd(9)} ${String(n).padStart(7)} devices: ` +
               `${(r.ms / 1000).toFixed(1)} s, ${Math.round(r.perSecond)} msg/s, ` +
               `${r.requests} provider requests, RSS ${r.rssStartMb} -> peak ${r.rssPeakMb} MB, ` +
-              `heap peak ${r.heapPeakMb} MB; RSS by tenth of the run ${
+              `heap peak ${r.heapPeakMb} MB; CPU per message ${r.cpuUsPerMessage.toFixed(0)} µs ` +
+              `(bridge ${r.bridgeCpuUsPerMessage.toFixed(0)} µs, PostgreSQL ` +
+              `${r.postgresCpuUsPerMessage.toFixed(0)} µs); RSS by tenth of the run ${
                 r.rssOverRunMb.join(" ")
               }; ` +
               `load ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
@@ -343,6 +454,18 @@ async function parent(sizes: number[], rounds: number) {
       const ratios = results.filter((r) => r.devices === n && r.mode === "platform").map((r, i) =>
         r.perSecond /
         results.filter((b) => b.devices === n && b.mode === "bare loop")[i].perSecond
+      );
+      const cpu = (
+        mode: string,
+        key: "cpuUsPerMessage" | "bridgeCpuUsPerMessage" | "postgresCpuUsPerMessage",
+      ) =>
+        median(results.filter((r) => r.devices === n && r.mode === mode).map((r) => r[key]))
+          .toFixed(0);
+      console.log(
+        `${n} devices: median CPU per message: platform ${cpu("platform", "cpuUsPerMessage")} µs ` +
+          `+ bridge ${cpu("platform", "bridgeCpuUsPerMessage")} µs + PostgreSQL ` +
+          `${cpu("platform", "postgresCpuUsPerMessage")} µs, bare loop ` +
+          `${cpu("bare loop", "cpuUsPerMessage")} µs`,
       );
       console.log(
         `${n} devices: median platform ${Math.round(rate("platform"))} msg/s, bare loop ` +

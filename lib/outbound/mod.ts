@@ -142,7 +142,7 @@ export function recordOutbound(
 }
 
 /** The outcome label of a call that threw: `timeout` when it was aborted by its timer, else `network`. */
-function failureOutcome(err: unknown): string {
+export function failureOutcome(err: unknown): string {
   const name = (err as Error)?.name;
   return name === "AbortError" || name === "TimeoutError" ? "timeout" : "network";
 }

@@ -6,7 +6,7 @@
  */
 import { importPKCS8, SignJWT } from "jose";
 import type { ApnsSecret } from "./credentials.ts";
-import { APNS_MAX_PAYLOAD, type ApnsRequest } from "./message.ts";
+import { APNS_MAX_PAYLOAD, type PreparedApns } from "./message.ts";
 import {
   type AnswerVerdict,
   AuthTokenCache,
@@ -69,19 +69,22 @@ export class ApnsSender {
       .sign(key);
   }
 
-  /** Sends one notification; throws CredentialError when the key or topic is refused. */
-  async send(deviceToken: string, req: ApnsRequest): Promise<SendOutcome> {
-    const body = JSON.stringify(req.payload);
-    const size = new TextEncoder().encode(body).byteLength;
-    if (size > APNS_MAX_PAYLOAD) {
-      return {
+  /**
+   * Sends one notification (headers besides authorization and apns-topic, JSON body); rejects
+   * with CredentialError when the key or topic is refused.
+   */
+  send(deviceToken: string, req: PreparedApns): Promise<SendOutcome> {
+    if (req.size > APNS_MAX_PAYLOAD) {
+      return Promise.resolve({
         state: "failed",
         attempts: 0,
-        detail: `payload is ${size} bytes; APNs allows ${APNS_MAX_PAYLOAD}`,
-      };
+        detail: `payload is ${req.size} bytes; APNs allows ${APNS_MAX_PAYLOAD}`,
+      });
     }
     const url = `${this.env.endpoint}/3/device/${encodeURIComponent(deviceToken)}`;
-    return await this.channel.send({
+    const topic = this.secret.bundleId;
+    const body = req.body;
+    return this.channel.send({
       request: (token) =>
         this.env.http2(url, {
           method: "POST",
@@ -89,7 +92,7 @@ export class ApnsSender {
             authorization: `bearer ${token}`,
             "content-type": "application/json",
             ...req.headers,
-            "apns-topic": this.secret.bundleId,
+            "apns-topic": topic,
           },
           body,
           timeoutMs: this.env.policy.timeoutMs,

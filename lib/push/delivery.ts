@@ -10,7 +10,7 @@ import type { PushDelivery } from "./sinks.ts";
 import { type AppCredentials, openCredentials, stopProvider } from "./credentials.ts";
 import { FCM_DEFAULT_ENDPOINT, FcmSender } from "./fcm.ts";
 import { APNS_PRODUCTION, APNS_SANDBOX, ApnsSender } from "./apns.ts";
-import { buildApnsRequest, buildFcmBody } from "./message.ts";
+import type { RenderedMessages } from "./message.ts";
 import {
   CredentialError,
   observedProviderCall,
@@ -103,57 +103,97 @@ export async function providerApps(
 const OUTCOME_LABEL = { sent: "sent", invalid: "invalid_token", failed: "failed" } as const;
 
 /**
- * Sends one message to its provider (never throws): iOS goes straight to APNs where the app has a
+ * Sends one message to its provider (never rejects): iOS goes straight to APNs where the app has a
  * key and the runtime speaks HTTP/2, otherwise through FCM's apns block when the app has a service
- * account. The outcome is counted per provider; a credential refusal stops that provider for the
- * app with its reason.
+ * account. The message is taken from `rendered` (the campaign's messages, rendered once). The
+ * outcome is counted per provider; a credential refusal stops that provider for the app with its
+ * reason.
  */
-export async function sendToProvider(
+export function sendToProvider(
   services: Services,
   app: AppSenders,
   d: PushDelivery,
+  rendered: RenderedMessages,
 ): Promise<SendOutcome> {
   const provider = d.platform === "ios" && app.apns ? "apns" : app.fcm ? "fcm" : null;
   if (!provider) {
-    return {
+    return Promise.resolve({
       state: "failed",
       attempts: 0,
       detail: d.platform === "ios"
         ? "no route to iOS: the app has no APNs key usable on this runtime and no FCM service account"
         : "the app has no FCM service account for Android devices",
-    };
+    });
   }
   const stopped = app.stopped[provider];
-  if (stopped) return { state: "failed", attempts: 0, detail: `${provider} stopped: ${stopped}` };
-  const outcome = await sendVia(services, app, provider, d);
-  const counter = services.metrics.pushMessages;
-  if (outcome.attempts > 0) counter.inc({ provider, outcome: OUTCOME_LABEL[outcome.state] });
-  if (outcome.attempts > 1) counter.inc({ provider, outcome: "retried" });
-  return outcome;
+  if (stopped) {
+    return Promise.resolve({
+      state: "failed",
+      attempts: 0,
+      detail: `${provider} stopped: ${stopped}`,
+    });
+  }
+  const count = (outcome: SendOutcome) => {
+    const counter = services.metrics.pushMessages;
+    if (outcome.attempts > 0) counter.inc(outcomeLabels[provider][outcome.state]);
+    if (outcome.attempts > 1) counter.inc(outcomeLabels[provider].retried);
+    return outcome;
+  };
+  return sendVia(services, app, provider, d, rendered).then(
+    count,
+    (err) => notSent(services, app, d, err).then(count),
+  );
 }
 
-async function sendVia(
+/** The label sets of gp_push_messages_total, made once. */
+const outcomeLabels = {
+  fcm: labelsOf("fcm"),
+  apns: labelsOf("apns"),
+};
+
+function labelsOf(provider: "fcm" | "apns") {
+  return {
+    sent: { provider, outcome: OUTCOME_LABEL.sent },
+    invalid: { provider, outcome: OUTCOME_LABEL.invalid },
+    failed: { provider, outcome: OUTCOME_LABEL.failed },
+    retried: { provider, outcome: "retried" },
+  };
+}
+
+function sendVia(
   services: Services,
   app: AppSenders,
   provider: "fcm" | "apns",
   d: PushDelivery,
+  rendered: RenderedMessages,
 ): Promise<SendOutcome> {
-  const now = Math.floor(services.clock.now() / 1000);
-  const ttl = services.config.PUSH_TTL_SECONDS;
   try {
+    const now = Math.floor(services.clock.now() / 1000);
+    const ttl = services.config.PUSH_TTL_SECONDS;
     return provider === "apns"
-      ? await app.apns!.send(d.token, buildApnsRequest(d, { bundleId: "", expiresAt: now + ttl }))
-      : await app.fcm!.send(buildFcmBody(d, { sendAt: now, ttlSeconds: ttl }));
+      ? app.apns!.send(d.token, rendered.apnsRequest(d, { expiresAt: now + ttl }))
+      : app.fcm!.send(rendered.fcmText(d, { sendAt: now, ttlSeconds: ttl }));
   } catch (err) {
-    if (err instanceof CredentialError) {
-      if (!app.stopped[err.provider]) {
-        app.stopped[err.provider] = err.message;
-        await stopProvider(services, d.appid, err.provider, err.message);
-      }
-      return { state: "failed", attempts: 1, detail: err.message };
-    }
-    return { state: "failed", attempts: 1, detail: `error: ${(err as Error).message}` };
+    // Rendering threw: the message fails like a send that threw.
+    return Promise.reject(err);
   }
+}
+
+/** The outcome of a send that threw: a credential refusal stops the provider for the app. */
+async function notSent(
+  services: Services,
+  app: AppSenders,
+  d: PushDelivery,
+  err: unknown,
+): Promise<SendOutcome> {
+  if (err instanceof CredentialError) {
+    if (!app.stopped[err.provider]) {
+      app.stopped[err.provider] = err.message;
+      await stopProvider(services, d.appid, err.provider, err.message);
+    }
+    return { state: "failed", attempts: 1, detail: err.message };
+  }
+  return { state: "failed", attempts: 1, detail: `error: ${(err as Error).message}` };
 }
 
 /** Counts of settled messages, added to the slice's (the report shows their sums). */
@@ -194,30 +234,9 @@ export async function writeProgress(
 ): Promise<{ keep: boolean }> {
   const c = p.counts;
   const lastError = p.unsent.at(-1)?.detail ?? null;
+  // Most writes have no unsent message: a statement without their parts is cheaper to plan.
   const [row] = await services.db.query<{ held: number; status: number }>(
-    `with s as (
-       update push_slices set
-         targeted = targeted + $4, sent = sent + $5, failed = failed + $6, invalid = invalid + $7,
-         retried = retried + $8, resent = resent + $9,
-         cursor_id = $10, holes = $11::jsonb, window_id = greatest(window_id, $12::bigint),
-         started_at = coalesce(started_at, now()), last_error = coalesce($13, last_error),
-         lease_until = $15
-       where id = $1 and state = 'leased' and lease_until = $14
-       returning id),
-     u as (select * from jsonb_to_recordset($2::jsonb)
-             as x(device_id bigint, state text, attempts int, detail text)
-           where exists (select 1 from s)),
-     rows as (insert into push_deliveries
-                (slice_id, device_id, campaign_id, state, attempts, detail, settled_at)
-              select $1, u.device_id, $3, u.state, u.attempts, u.detail, now() from u
-              on conflict (slice_id, device_id) do update set state = excluded.state,
-                attempts = excluded.attempts, detail = excluded.detail,
-                settled_at = excluded.settled_at),
-     inv as (update push_devices v set active = false, deactivated_at = now(),
-               deactivated_reason = u.detail
-             from u where v.id = u.device_id and u.state = 'invalid')
-     select (select count(*) from s)::int as held,
-            (select status from push_campaigns where id = $3) as status`,
+    p.unsent.length === 0 ? PROGRESS_ONLY : PROGRESS_AND_UNSENT,
     [
       slice.id,
       p.unsent,
@@ -238,3 +257,39 @@ export async function writeProgress(
   );
   return { keep: row.held === 1 && row.status === 2 };
 }
+
+/** The slice's progress: counts, cursor, holes, window and lease, while the lease is held. */
+const UPDATE_SLICE = `update push_slices set
+         targeted = targeted + $4, sent = sent + $5, failed = failed + $6, invalid = invalid + $7,
+         retried = retried + $8, resent = resent + $9,
+         cursor_id = $10, holes = $11::jsonb, window_id = greatest(window_id, $12::bigint),
+         started_at = coalesce(started_at, now()), last_error = coalesce($13, last_error),
+         lease_until = $15
+       where id = $1 and state = 'leased' and lease_until = $14
+       returning id`;
+
+/**
+ * A progress write with no unsent message ($2, the empty list, is only typed: every parameter
+ * must be).
+ */
+const PROGRESS_ONLY = `with s as (${UPDATE_SLICE})
+     select (select count(*) from s)::int as held,
+            (select status from push_campaigns where id = $3) as status,
+            $2::jsonb is null as no_list`;
+
+/** A progress write with a row per unsent message and dead tokens deactivated. */
+const PROGRESS_AND_UNSENT = `with s as (${UPDATE_SLICE}),
+     u as (select * from jsonb_to_recordset($2::jsonb)
+             as x(device_id bigint, state text, attempts int, detail text)
+           where exists (select 1 from s)),
+     rows as (insert into push_deliveries
+                (slice_id, device_id, campaign_id, state, attempts, detail, settled_at)
+              select $1, u.device_id, $3, u.state, u.attempts, u.detail, now() from u
+              on conflict (slice_id, device_id) do update set state = excluded.state,
+                attempts = excluded.attempts, detail = excluded.detail,
+                settled_at = excluded.settled_at),
+     inv as (update push_devices v set active = false, deactivated_at = now(),
+               deactivated_reason = u.detail
+             from u where v.id = u.device_id and u.state = 'invalid')
+     select (select count(*) from s)::int as held,
+            (select status from push_campaigns where id = $3) as status`;

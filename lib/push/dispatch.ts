@@ -10,7 +10,7 @@ import { configuredSink, type PushDelivery, type PushSink } from "./sinks.ts";
 import type { PushMessageInput } from "./campaign_schema.ts";
 import { providerApps } from "./delivery.ts";
 import { type Outgoing, SliceRun, SliceStopped } from "./pipeline.ts";
-import { deliveryCollapseId } from "./message.ts";
+import { deliveryCollapseId, RenderedMessages } from "./message.ts";
 
 /** How long a claimed slice stays ours before another dispatcher may take it over (default). */
 export const SLICE_LEASE_MS = 5 * 60_000;
@@ -196,14 +196,18 @@ async function sendSlice(
   const run = new SliceRun(services, slice, {
     apps,
     sink,
+    rendered: new RenderedMessages(campaign.uuid),
     step: 2 * services.config.PUSH_CONCURRENCY,
   });
   const resendThrough = Number(slice.resend_through);
-  const outgoing = (devices: DeviceRow[], hole: boolean): Outgoing[] =>
-    devices.flatMap((d) => {
+  const outgoing = (devices: DeviceRow[], hole: boolean): Outgoing[] => {
+    const out: Outgoing[] = [];
+    for (const d of devices) {
       const delivery = buildDelivery(slice, campaign, d);
-      return delivery ? [{ delivery, resent: hole || delivery.deviceId <= resendThrough }] : [];
-    });
+      if (delivery) out.push({ delivery, resent: hole || delivery.deviceId <= resendThrough });
+    }
+    return out;
+  };
   // What a dispatcher that lost the slice left in flight below its cursor goes first.
   const holes = (slice.holes ?? []).slice(0, PAGE);
   if (holes.length > 0) {

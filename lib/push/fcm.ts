@@ -80,6 +80,14 @@ export class FcmSender {
     );
   }
 
+  /** The project's `messages:send` URL. */
+  private get url(): string {
+    return this.sendUrl ??= `${this.env.endpoint}/v1/projects/${
+      encodeURIComponent(this.secret.projectId)
+    }/messages:send`;
+  }
+  private sendUrl: string | undefined;
+
   /** A new access token from the token endpoint, due for renewal five minutes before it expires. */
   private async fetchToken(): Promise<{ value: string; renewAt: number }> {
     const nowS = Math.floor(Date.now() / 1000);
@@ -131,13 +139,13 @@ export class FcmSender {
     throw new Error(`token endpoint unavailable (last status ${lastStatus})`);
   }
 
-  /** Sends one `{message}`; throws CredentialError when the credentials themselves are refused. */
-  async send(body: { message: Record<string, unknown> }): Promise<SendOutcome> {
-    const url = `${this.env.endpoint}/v1/projects/${
-      encodeURIComponent(this.secret.projectId)
-    }/messages:send`;
-    const text = JSON.stringify(body);
-    return await this.channel.send({
+  /**
+   * Sends one `{message}` given as JSON text; rejects with CredentialError when the credentials
+   * themselves are refused.
+   */
+  send(text: string): Promise<SendOutcome> {
+    const url = this.url;
+    return this.channel.send({
       request: (token) =>
         this.env.call(url, {
           method: "POST",

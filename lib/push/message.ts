@@ -196,3 +196,121 @@ export function buildFcmBody(
     : iosViaFcmMessage(d, { expiresAt: ctx.sendAt + ctx.ttlSeconds });
   return { message };
 }
+
+/** The per-device values of a rendered message. */
+type Slot = "token" | "collapse";
+
+/** Printable ASCII without `"` and `\`: a JSON string carries it as it is. */
+const JSON_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** `value` as it stands between the quotes of a JSON string. */
+function jsonInner(value: string): string {
+  return JSON_PLAIN.test(value) ? value : JSON.stringify(value).slice(1, -1);
+}
+
+/**
+ * A message's JSON text cut where the device's token and collapse id go: rendered once with
+ * markers in their place, so each device costs two string joins instead of building and
+ * serializing the message.
+ */
+class SplicedText {
+  private readonly parts: string[] = [];
+  private readonly slots: Slot[] = [];
+
+  constructor(text: string, marks: Record<Slot, string>) {
+    const pattern = new RegExp(`${marks.token}|${marks.collapse}`, "g");
+    let from = 0;
+    for (const m of text.matchAll(pattern)) {
+      this.parts.push(text.slice(from, m.index));
+      this.slots.push(m[0] === marks.token ? "token" : "collapse");
+      from = m.index! + m[0].length;
+    }
+    this.parts.push(text.slice(from));
+  }
+
+  render(token: string, collapse: string): string {
+    const { parts, slots } = this;
+    let out = parts[0];
+    for (let i = 0; i < slots.length; i++) {
+      out += jsonInner(slots[i] === "token" ? token : collapse) + parts[i + 1];
+    }
+    return out;
+  }
+}
+
+/** An APNs request ready to send: headers besides authorization and apns-topic, body, size. */
+export interface PreparedApns {
+  headers: Record<string, string>;
+  body: string;
+  /** UTF-8 bytes of the body. */
+  size: number;
+}
+
+type RenderedApns = {
+  at: number;
+  headers: Record<string, string>;
+  body: string;
+  size: number;
+  /** The campaign's own collapse key when it overwrites; else each device's collapse id. */
+  collapse: string | null;
+};
+
+/**
+ * The provider messages of one campaign, rendered once per platform and language (and again when
+ * the second of their expiration moves): a device's message is the rendered text with its token
+ * and collapse id put in, the same bytes `buildFcmBody` and `buildApnsRequest` make for it.
+ */
+export class RenderedMessages {
+  private readonly fcm = new Map<string, { at: number; text: SplicedText }>();
+  private readonly apns = new Map<string, RenderedApns>();
+  private readonly marks: Record<Slot, string>;
+
+  constructor(private readonly campaignUuid: string) {
+    // Markers no campaign text contains: letters and digits only, so JSON keeps them as they are.
+    const nonce = crypto.randomUUID().replace(/-/g, "");
+    this.marks = { token: `T${nonce}T`, collapse: `C${nonce}C` };
+  }
+
+  private check(d: PushDelivery) {
+    if (d.campaignUuid !== this.campaignUuid) {
+      throw new Error(`rendered messages of campaign ${this.campaignUuid} asked for another`);
+    }
+  }
+
+  /** The FCM v1 request body of `d`, as JSON text. */
+  fcmText(d: PushDelivery, ctx: { sendAt: number; ttlSeconds: number }): string {
+    this.check(d);
+    const key = d.platform === "android" ? `a${d.language}` : `i${d.language}`;
+    // Android messages carry a TTL, iOS ones an expiration time (sendAt + TTL).
+    const at = d.platform === "android" ? ctx.ttlSeconds : ctx.sendAt + ctx.ttlSeconds;
+    let hit = this.fcm.get(key);
+    if (!hit || hit.at !== at) {
+      const model = { ...d, token: this.marks.token, collapseId: this.marks.collapse };
+      hit = { at, text: new SplicedText(JSON.stringify(buildFcmBody(model, ctx)), this.marks) };
+      this.fcm.set(key, hit);
+    }
+    return hit.text.render(d.token, d.collapseId);
+  }
+
+  /** The APNs request of `d` (its payload holds neither the token nor the collapse id). */
+  apnsRequest(d: PushDelivery, ctx: { expiresAt: number }): PreparedApns {
+    this.check(d);
+    let hit = this.apns.get(d.language);
+    if (!hit || hit.at !== ctx.expiresAt) {
+      const model = { ...d, collapseId: this.marks.collapse };
+      const req = buildApnsRequest(model, { bundleId: "", expiresAt: ctx.expiresAt });
+      const body = JSON.stringify(req.payload);
+      const { "apns-topic": _topic, "apns-collapse-id": collapse, ...headers } = req.headers;
+      hit = {
+        at: ctx.expiresAt,
+        headers,
+        body,
+        size: new TextEncoder().encode(body).byteLength,
+        collapse: collapse === this.marks.collapse ? null : collapse,
+      };
+      this.apns.set(d.language, hit);
+    }
+    const headers = { ...hit.headers, "apns-collapse-id": hit.collapse ?? d.collapseId };
+    return { headers, body: hit.body, size: hit.size };
+  }
+}

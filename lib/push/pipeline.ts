@@ -7,8 +7,9 @@
  * - holes: the devices below the cursor whose messages are still in flight;
  * - window: no message above it has been handed over. A message is handed over only once the
  *   window covering it is written. The window is reserved ahead of the senders by twice what
- *   they hand over while one write takes (at least `step`, at most 4 x `step` messages), so
- *   they rarely wait for it even when the database is slow.
+ *   they hand over while one write takes (at least 2 x `step`, at most 4 x `step` messages), and
+ *   moved once half of it is used, so they rarely wait for it even when the database is slow and
+ *   a write moving the window also carries the settled messages of about `step` sends.
  *
  * Nothing is written per message except the ones not sent. After a crash the next dispatcher sends
  * the holes and the devices in (cursor, window] again (their first copy may have reached the
@@ -25,6 +26,7 @@ import {
   writeProgress,
 } from "./delivery.ts";
 import type { SendOutcome } from "./provider_http.ts";
+import type { RenderedMessages } from "./message.ts";
 
 /** A slice stopped because its lease was taken over or its campaign cancelled. */
 export class SliceStopped extends Error {
@@ -81,6 +83,8 @@ export class SliceRun {
     private readonly route: {
       apps: Map<string, AppSenders>;
       sink: PushSink;
+      /** The campaign's provider messages, rendered once. */
+      rendered: RenderedMessages;
       /** Messages reserved ahead and settled between progress writes. */
       step: number;
     },
@@ -89,7 +93,7 @@ export class SliceRun {
     this.durableWindow = Math.max(Number(slice.window_id), this.highestDone);
     this.wantWindow = this.durableWindow;
     this.lease = slice.lease_until;
-    this.ahead = route.step;
+    this.ahead = 2 * route.step;
   }
 
   /** The lease as last extended (finishing the slice checks it). */
@@ -103,10 +107,18 @@ export class SliceRun {
    * across the boundary. Resolves when the last one is handed over, not answered.
    */
   async send(batch: Outgoing[], ahead: () => readonly Outgoing[] = () => []): Promise<void> {
+    const idAt = (k: number) => {
+      if (k < batch.length) return batch[k].delivery.deviceId;
+      const next = ahead();
+      return next.length > 0
+        ? next[Math.min(k - batch.length, next.length - 1)].delivery.deviceId
+        : batch[batch.length - 1].delivery.deviceId;
+    };
+    const rendered = this.route.rendered;
     let i = 0;
     while (i < batch.length) {
       this.check();
-      const d = batch[i].delivery;
+      const { delivery: d, resent } = batch[i];
       const app = this.route.apps.get(d.appid);
       if (!app) {
         // Consecutive messages of apps without credentials go to the sink as one batch.
@@ -116,25 +128,31 @@ export class SliceRun {
         i = j;
         continue;
       }
-      await app.limit.acquire();
+      // Nothing is awaited while a slot is free and the window already covers the message.
+      if (!app.limit.tryAcquire()) await app.limit.acquire();
       try {
-        await this.reserve(batch, i, ahead);
+        this.reserveAhead(i, idAt);
+        if (this.durableWindow < d.deviceId) await this.windowCovers(d.deviceId);
       } catch (err) {
         app.limit.release();
         throw err;
       }
       this.inflight.add(d.deviceId);
       this.handed++;
-      const resent = batch[i].resent;
-      sendToProvider(this.services, app, d).then(
-        (outcome) => this.settle(d.deviceId, outcome, resent),
-        (err) =>
+      sendToProvider(this.services, app, d, rendered).then(
+        (outcome) => {
+          app.limit.release();
+          this.settle(d.deviceId, outcome, resent);
+        },
+        (err) => {
+          app.limit.release();
           this.settle(d.deviceId, {
             state: "failed",
             attempts: 1,
             detail: `error: ${(err as Error).message}`,
-          }, resent),
-      ).finally(() => app.limit.release());
+          }, resent);
+        },
+      );
       i++;
     }
   }
@@ -152,24 +170,17 @@ export class SliceRun {
     if (this.failure) throw this.failure;
   }
 
-  /**
-   * Makes sure the window covers `batch[i]` before it is handed over; asks for the next
-   * reservation once half of the current one is used.
-   */
-  private async reserve(batch: readonly Outgoing[], i: number, ahead: () => readonly Outgoing[]) {
+  /** Asks for the next reservation of the window once half of the current one is used. */
+  private reserveAhead(i: number, idAt: (k: number) => number) {
     const step = this.ahead;
-    const idAt = (k: number) => {
-      if (k < batch.length) return batch[k].delivery.deviceId;
-      const next = ahead();
-      return next.length > 0
-        ? next[Math.min(k - batch.length, next.length - 1)].delivery.deviceId
-        : batch[batch.length - 1].delivery.deviceId;
-    };
     if (idAt(i + (step >> 1)) > this.wantWindow) {
       this.wantWindow = Math.max(this.wantWindow, idAt(i + step - 1));
       this.write().catch(() => {});
     }
-    const id = batch[i].delivery.deviceId;
+  }
+
+  /** Waits until the window written covers `id`: no message is handed over above it. */
+  private async windowCovers(id: number) {
     while (this.durableWindow < id) {
       await this.write();
       this.check();
@@ -270,6 +281,6 @@ export class SliceRun {
     this.lease = leaseUntil;
     this.durableWindow = window;
     const step = this.route.step;
-    this.ahead = Math.min(4 * step, Math.max(step, 2 * (this.handed - handedBefore)));
+    this.ahead = Math.min(4 * step, Math.max(2 * step, 2 * (this.handed - handedBefore)));
   }
 }

@@ -6,7 +6,7 @@
  * iOS devices go through FCM's `apns` block instead.
  */
 import { DomainError } from "../errors.ts";
-import { observeCall, type OutboundObserver } from "../outbound/mod.ts";
+import { failureOutcome, type OutboundObserver, recordOutbound } from "../outbound/mod.ts";
 
 /** Raised by a sender when the provider refused the credentials themselves. */
 export class CredentialError extends DomainError {
@@ -66,7 +66,21 @@ export function observedProviderCall(
   observer: OutboundObserver,
   purpose: string,
 ): ProviderCall {
-  return (url, req) => observeCall(observer, { purpose, url }, () => call(url, req));
+  return (url, req) => {
+    const started = performance.now();
+    return call(url, req).then(
+      (res) => {
+        const outcome = res.status < 300 ? "ok" : `http_${res.status}`;
+        recordOutbound(observer, { purpose, url, outcome, ms: performance.now() - started });
+        return res;
+      },
+      (err) => {
+        const outcome = failureOutcome(err);
+        recordOutbound(observer, { purpose, url, outcome, ms: performance.now() - started });
+        throw err;
+      },
+    );
+  };
 }
 
 /** The default port: the global fetch, and no HTTP/2 (what Workers offer). */
@@ -149,31 +163,36 @@ export type AnswerVerdict =
  * concurrent callers share one renewal, and a token the provider refused is dropped.
  */
 export class AuthTokenCache {
-  private current: { value: string; renewAt: number } | null = null;
+  private held: { value: string; renewAt: number } | null = null;
   private pending: Promise<string> | null = null;
   /** Tokens obtained (for the tests and the logs). */
   obtained = 0;
 
   constructor(private readonly obtain: () => Promise<{ value: string; renewAt: number }>) {}
 
+  /** The current token when one is held and not yet due for renewal, else null. */
+  current(): string | null {
+    const c = this.held;
+    return c && Date.now() < c.renewAt ? c.value : null;
+  }
+
   /** The current token, obtained anew once it is due. */
   get(): Promise<string> {
-    if (this.current && Date.now() < this.current.renewAt) {
-      return Promise.resolve(this.current.value);
-    }
+    const value = this.current();
+    if (value !== null) return Promise.resolve(value);
     this.pending ??= this.renew().finally(() => this.pending = null);
     return this.pending;
   }
 
   /** Drops the token if it is still `value` (the provider refused it). */
   drop(value: string) {
-    if (this.current?.value === value) this.current = null;
+    if (this.held?.value === value) this.held = null;
   }
 
   private async renew(): Promise<string> {
     this.obtained++;
-    this.current = await this.obtain();
-    return this.current.value;
+    this.held = await this.obtain();
+    return this.held.value;
   }
 }
 
@@ -200,30 +219,52 @@ export class ProviderChannel {
     readonly tokens: AuthTokenCache,
   ) {}
 
-  /** Sends one message: `request` makes one attempt, `read` judges its answer. */
-  async send(opts: {
-    request(token: string): Promise<ProviderResponse>;
-    read(res: ProviderResponse): ProviderAnswer;
-    /** The credential error's message when a renewed auth token is refused too. */
-    renewedRefused(last: string): string;
-  }): Promise<SendOutcome> {
+  /**
+   * Sends one message: `request` makes one attempt, `read` judges its answer. The common case
+   * (no pause in force, a current auth token, accepted at once) waits for nothing but the answer.
+   */
+  send(opts: SendAttempts): Promise<SendOutcome> {
+    const token = this.gate.open() ? this.tokens.current() : null;
+    if (token === null) return this.retrying(opts, null);
+    return opts.request(token).then(
+      (res) => {
+        const answer = opts.read(res);
+        return answer.verdict === "sent"
+          ? SENT_AT_ONCE
+          : this.retrying(opts, { token, res, answer });
+      },
+      (err) => this.retrying(opts, { token, err }),
+    );
+  }
+
+  /** The attempts of one message, after the first one's answer when it was already made. */
+  private async retrying(opts: SendAttempts, first: FirstAttempt | null): Promise<SendOutcome> {
     const policy = this.policy;
     let renewed = false;
     let attempts = 0;
     let last = "";
     while (attempts < policy.maxAttempts) {
-      await this.gate.pass();
-      const token = await this.tokens.get();
+      let attempt: FirstAttempt;
+      if (first) {
+        attempt = first;
+        first = null;
+      } else {
+        await this.gate.pass();
+        const token = await this.tokens.get();
+        try {
+          const res = await opts.request(token);
+          attempt = { token, res, answer: opts.read(res) };
+        } catch (err) {
+          attempt = { token, err };
+        }
+      }
       attempts++;
-      let res;
-      try {
-        res = await opts.request(token);
-      } catch (err) {
-        last = `network: ${(err as Error).message}`;
+      if (!("res" in attempt)) {
+        last = `network: ${(attempt.err as Error).message}`;
         if (attempts < policy.maxAttempts) await sleep(retryDelayMs(policy, attempts, null));
         continue;
       }
-      const answer = opts.read(res);
+      const { res, answer } = attempt;
       last = answer.last;
       const verdict = answer.verdict;
       if (verdict === "sent") return { state: "sent", attempts };
@@ -232,7 +273,7 @@ export class ProviderChannel {
       if (verdict === "renew") {
         if (renewed) throw new CredentialError(this.provider, opts.renewedRefused(last));
         renewed = true;
-        this.tokens.drop(token);
+        this.tokens.drop(attempt.token);
         attempts--;
         continue;
       }
@@ -247,6 +288,22 @@ export class ProviderChannel {
   }
 }
 
+/** How one message is sent: one attempt, the judgement of its answer. */
+export interface SendAttempts {
+  request(token: string): Promise<ProviderResponse>;
+  read(res: ProviderResponse): ProviderAnswer;
+  /** The credential error's message when a renewed auth token is refused too. */
+  renewedRefused(last: string): string;
+}
+
+/** One attempt already made: its answer and judgement, or the error of the call. */
+type FirstAttempt =
+  | { token: string; res: ProviderResponse; answer: ProviderAnswer }
+  | { token: string; err: unknown };
+
+/** The outcome of a message accepted at its first attempt (shared: outcomes are not changed). */
+const SENT_AT_ONCE: SendOutcome = Object.freeze({ state: "sent", attempts: 1 });
+
 /** Waits `ms` (real time: provider back-off is not a schedule). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -257,6 +314,13 @@ export class Semaphore {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly limit: number) {}
+
+  /** Takes a slot when one is free now; give it back with release(). */
+  tryAcquire(): boolean {
+    if (this.active >= this.limit) return false;
+    this.active++;
+    return true;
+  }
 
   /** Resolves once a slot is held; give it back with release(). */
   acquire(): Promise<void> {
@@ -295,6 +359,11 @@ export class PauseGate {
   pause(ms: number) {
     this.until = Math.max(this.until, Date.now() + ms);
   }
+  /** Whether no pause is in force now. */
+  open(): boolean {
+    return this.until === 0 || this.until <= Date.now();
+  }
+
   /** Resolves when no pause is in force. */
   async pass() {
     for (let wait = this.until - Date.now(); wait > 0; wait = this.until - Date.now()) {
