@@ -16,7 +16,11 @@
  *
  * - `GET /items/v1/requests/:transactionId`: the bearer key looked up in an LRU cache (the
  *   service's API-key cache), its scope checked, the id's length checked, the answer looked up in
- *   an LRU cache of rendered answers.
+ *   an LRU cache of rendered answers. With a database (`DATABASE_URL` and `DATABASE_DRIVER=tcp` in
+ *   the environment, as the bench sets them on the real tiers) the answers are kept as the
+ *   service keeps them, for 1 s (a minute once DELIVERED), and a miss reads the state with the
+ *   service's one query on a pool of the service's size (lib/items/register.ts getItemRequest),
+ *   concurrent misses of one id sharing it; without one, every answer is held for good.
  * - `GET /service/v1/tx`: the bearer token looked up in an LRU cache of verified tokens (the
  *   service's), its use and expiry checked, `x-network` and `x-appid` checked, `page` and `limit`
  *   read (defaults 1 and 20), the page looked up in an LRU cache of rendered answers by app and
@@ -29,6 +33,10 @@ import { Hono } from "hono";
 import { LruCache } from "../lib/cache/lru.ts";
 import { HttpLatency, latencyBuckets } from "../lib/metrics.ts";
 import { serverLogger } from "./served_app.ts";
+import { openTcp } from "../lib/db/tcp.ts";
+import type { Sql } from "../lib/db/port.ts";
+import { getItemRequest } from "../lib/items/register.ts";
+import { DELIVERED_STATE_CACHE_MS } from "../lib/items/state_cache.ts";
 
 /** What the reference serves (from the service's answers). */
 export interface ReferenceFixture {
@@ -64,8 +72,8 @@ type Env = {
   Variables: { who: Principal; size: number; family: string; route: string };
 };
 
-/** The reference app. */
-export function referenceApp(f: ReferenceFixture): Hono<Env> {
+/** The reference app (reading missed item states from `db` when given). */
+export function referenceApp(f: ReferenceFixture, db?: Sql, stateTtlMs = 1_000): Hono<Env> {
   const log = serverLogger();
   const latency = new HttpLatency(latencyBuckets);
   const keys = new LruCache<string, { keyId: string; gameIndex: number; scopes: string[] }>(
@@ -80,7 +88,23 @@ export function referenceApp(f: ReferenceFixture): Hono<Env> {
   );
   const rendered = (text: string): Rendered => ({ text, size: encoder.encode(text).byteLength });
   const states = new LruCache<string, Rendered>(50_000);
-  for (const [id, body] of f.items) states.set(`${f.gameIndex}:${id}`, rendered(body), FOREVER);
+  for (const [id, body] of f.items) {
+    states.set(`${f.gameIndex}:${id}`, rendered(body), db ? Date.now() + stateTtlMs : FOREVER);
+  }
+  const loads = new Map<string, Promise<Rendered | undefined>>();
+  function loadState(gameIndex: number, transactionId: string, id: string, now: number) {
+    let pending = loads.get(id);
+    if (!pending) {
+      pending = getItemRequest(db!, { gameIndex, transactionId }).then((view) => {
+        const answer = rendered(JSON.stringify({ code: 0, message: "success", ...view }));
+        const keep = view.status === "DELIVERED" ? DELIVERED_STATE_CACHE_MS : stateTtlMs;
+        states.set(id, answer, now + keep);
+        return answer;
+      }, () => undefined).finally(() => loads.delete(id));
+      loads.set(id, pending);
+    }
+    return pending;
+  }
   const pages = new LruCache<string, Rendered>(2_000);
   pages.set(`${f.appid}\npolygon\n1\n20`, rendered(f.txPage), FOREVER);
 
@@ -115,7 +139,7 @@ export function referenceApp(f: ReferenceFixture): Hono<Env> {
       size: c.get("size"),
     });
   });
-  app.get("/items/v1/requests/:transactionId", (c) => {
+  app.get("/items/v1/requests/:transactionId", async (c) => {
     c.set("family", "items");
     c.set("route", "/items/v1/requests/:transactionId");
     const token = bearer(c.req.header("authorization"));
@@ -124,7 +148,10 @@ export function referenceApp(f: ReferenceFixture): Hono<Env> {
     c.set("who", key);
     const id = c.req.param("transactionId");
     if (id.length > 128) return c.body('{"code":4000}', 400, JSON_TYPE);
-    const hit = states.get(`${key.gameIndex}:${id}`, Date.now());
+    const now = Date.now();
+    const cacheKey = `${key.gameIndex}:${id}`;
+    const hit = states.get(cacheKey, now) ??
+      (db ? await loadState(key.gameIndex, id, cacheKey, now) : undefined);
     if (!hit) return c.body('{"code":4040}', 404, JSON_TYPE);
     c.set("size", hit.size);
     return c.body(hit.text, 200, JSON_TYPE);
@@ -154,7 +181,11 @@ export function referenceApp(f: ReferenceFixture): Hono<Env> {
 
 if (import.meta.main) {
   const [port, fixture] = Deno.args;
-  const app = referenceApp(JSON.parse(await Deno.readTextFile(fixture)));
+  const url = Deno.env.get("DATABASE_URL");
+  const db = url && Deno.env.get("DATABASE_DRIVER") === "tcp"
+    ? openTcp(url, { max: Number(Deno.env.get("DATABASE_POOL_MAX") ?? 10) })
+    : undefined;
+  const app = referenceApp(JSON.parse(await Deno.readTextFile(fixture)), db);
   Deno.serve({
     hostname: "127.0.0.1",
     port: Number(port),

@@ -12,7 +12,11 @@
  * Targets: the API-key item read of one polled id, the same read over 1,000 ids at random
  * (every id's answer is in the service's state cache after the warm-up; the reference holds all
  * of them), and `GET /service/v1/tx` with an access token (first page, 20 of 100 rows); bare
- * Hono `/healthz` (bench/bare_hono.ts) for scale. Needs `wrk`.
+ * Hono `/healthz` (bench/bare_hono.ts) for scale. On the real tiers also the item read with its
+ * state cache off against a bare Hono route running the read's one SELECT on the same pool, both
+ * in one process of their own (bench/serve_reads.ts uncached). The random-id pair is like for like
+ * only on real:tcp, where the reference keeps answers for the service's 1 s and reads a miss
+ * from the database as the service does; elsewhere it holds every answer for good. Needs `wrk`.
  */
 import { decodeJwt } from "jose";
 import { cliFlag } from "../dev/cli_flag.ts";
@@ -127,6 +131,22 @@ async function main() {
     { name: `service: ${name}`, url: `${s.base}${path}`, headers, paths: paths as string[] },
     { name: `reference: ${name}`, url: `${ref}${path}`, headers, paths: paths as string[] },
   ]);
+  // The uncached item read against the bare route running its query on the same pool (both in
+  // a process of their own: bench/serve_reads.ts uncached), on the real tiers.
+  if (tier !== "embedded") {
+    const uncachedFile = await Deno.makeTempFile({ suffix: ".json" });
+    await spawnDeno(["bench/serve_reads.ts", "1", uncachedFile, "uncached"]);
+    const u = JSON.parse(await Deno.readTextFile(uncachedFile));
+    const name = "item read, API key, state cache off, vs bare Hono + its SELECT on the same pool";
+    pairs.push([
+      {
+        name: `service: ${name}`,
+        url: `${u.base}/items/v1/requests/${u.transactionIds[0]}`,
+        headers: { authorization: `Bearer ${u.apiKey}` },
+      },
+      { name: `reference: ${name}`, url: `${u.floor}/item/${u.transactionIds[0]}` },
+    ]);
+  }
   const measured = pairs.filter(([a]) => !only || only.some((o) => a.name.includes(o)));
   // Same bytes: every id, and the list page (status, Content-Type, body; a request id each).
   for (

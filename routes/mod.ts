@@ -101,7 +101,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
     c.set("services", services);
-    await observe(c, () => withBody(c, next));
+    // A request without a body goes to the route without the body guards' async step.
+    await observe(c, () => c.req.raw.body ? withBody(c, next) : next());
     c.res.headers.set("X-Request-Id", requestId);
     // Every refusal a client may retry says when (unless the route said more precisely).
     const status = c.res.status;

@@ -5,7 +5,7 @@ import { jsonResponse } from "../env.ts";
 import { ITEM_REQUEST_STATUSES, type ItemRequestView } from "../../lib/items/register.ts";
 import { JsonText } from "../observe.ts";
 import { parseOrFail, registerRead } from "../read_params.ts";
-import { readItemRequest } from "../../lib/items/state_cache.ts";
+import { cachedItemRequest, readItemRequest } from "../../lib/items/state_cache.ts";
 
 const params = z.object({ transactionId: z.string().min(1).max(128) });
 
@@ -49,18 +49,21 @@ export function itemStateAnswer(view: ItemRequestView): JsonText {
   return answer;
 }
 
-/** Registers the route (parameters checked in the handler: routes/read_params.ts). */
+/**
+ * Registers the route (parameters checked in the handler: routes/read_params.ts). A state in the
+ * cache is answered without an async step.
+ */
 export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
-  registerRead(app, route, async (c) => {
+  registerRead(app, route, (c) => {
     const s = c.get("services");
     const id = c.req.param("transactionId") ?? "";
     const transactionId = id.length >= 1 && id.length <= 128
       ? id
       : parseOrFail(params, { transactionId: id }).transactionId;
-    const view = await readItemRequest(s.db, {
-      gameIndex: c.get("apiKey").gameIndex,
-      transactionId,
-    }, { ttlMs: s.config.ITEM_STATE_CACHE_MS });
-    return c.json(itemStateAnswer(view), 200);
+    const key = { gameIndex: c.get("apiKey").gameIndex, transactionId };
+    const ttlMs = s.config.ITEM_STATE_CACHE_MS;
+    const cached = ttlMs > 0 ? cachedItemRequest(s.db, key, Date.now()) : undefined;
+    if (cached) return c.json(itemStateAnswer(cached), 200);
+    return readItemRequest(s.db, key, { ttlMs }).then((view) => c.json(itemStateAnswer(view), 200));
   });
 }
