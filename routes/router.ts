@@ -58,7 +58,9 @@ class Part<T> {
     const result = this.router.match(method, path);
     if (!this.#chosen) {
       this.#chosen = true;
-      if (this.router.activeRouter instanceof TrieRouter) this.#memo = new Map();
+      if (this.router.activeRouter instanceof TrieRouter) {
+        this.#memo = new Map([[`${method} ${path}`, result]]);
+      }
     }
     return result;
   }

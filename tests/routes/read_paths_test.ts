@@ -7,7 +7,23 @@ import assert from "node:assert/strict";
 import { appWith, call, callJson, seedTenant, testEnv } from "../harness.ts";
 import { registerSampleItem, seedChainTxs } from "../seed_rows.ts";
 import { getItemRequest } from "../../lib/items/register.ts";
-import { forgetItemStates, readItemRequest } from "../../lib/items/state_cache.ts";
+import {
+  cachedItemRequest,
+  forgetItemStates,
+  readItemRequest,
+} from "../../lib/items/state_cache.ts";
+import type { Context } from "hono";
+import type { AppEnv } from "../../routes/env.ts";
+import {
+  createApiKey,
+  revokeApiKey,
+  verifiedApiKey,
+  verifyApiKey,
+} from "../../lib/auth/api_keys.ts";
+import { verifiedAppToken } from "../../lib/auth/tokens.ts";
+import { requireApiKey } from "../../routes/auth.ts";
+import { requireAppToken } from "../../routes/blockchain/auth.ts";
+import { idempotency } from "../../routes/blockchain/idempotency.ts";
 import { listTransactions } from "../../lib/chain/tx_records.ts";
 import { txRecordsChanged } from "../../lib/chain/tx_list_cache.ts";
 import { itemStateAnswer } from "../../routes/items/get_request.ts";
@@ -139,4 +155,87 @@ Deno.test("transaction list: the cached answer equals a fresh rendering and chan
   assert.notEqual(changed, first);
   assert.equal(changed, await fresh());
   assert.equal(JSON.parse(changed).data.meta.totalItems, 8);
+});
+
+/** A context for calling one middleware directly: request headers, variables, the services. */
+async function contextWith(headers: Record<string, string>, method = "GET") {
+  const { services } = await testEnv();
+  const vars = new Map<string, unknown>([["services", services]]);
+  return {
+    vars,
+    c: {
+      req: { header: (name: string) => headers[name.toLowerCase()], method },
+      get: (k: string) => vars.get(k),
+      set: (k: string, v: unknown) => vars.set(k, v),
+    } as unknown as Context<AppEnv>,
+  };
+}
+
+Deno.test("cached API keys and access tokens are admitted without an async step", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("sync admission");
+  const { apiKey } = await t.apiKey(["items"]);
+  const fresh = await createApiKey(services.db, services.signingKey, {
+    gameIndex: t.gameIndex,
+    scopes: ["items"],
+    nowMs: Date.now(),
+  });
+  // Not yet verified in this isolate: nothing cached, the async path reads it.
+  assert.equal(verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "items"), undefined);
+  const principal = await verifyApiKey(services.db, services.signingKey, fresh.apiKey, "items");
+  assert.deepEqual(
+    verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "items"),
+    principal,
+  );
+  assert.throws(
+    () => verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "push"),
+    /lacks the push scope/,
+  );
+  await revokeApiKey(services.db, fresh.keyId);
+  assert.equal(verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "items"), undefined);
+
+  // The middleware hands on the route's own promise: no step of its own in between.
+  await callJson("GET", "/items/v1/requests/warm", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  const { c, vars } = await contextWith({ authorization: `Bearer ${apiKey}` });
+  const answered = Promise.resolve();
+  assert.equal(requireApiKey("items")(c, () => answered), answered);
+  assert.equal((vars.get("apiKey") as { gameIndex: number }).gameIndex, t.gameIndex);
+
+  const now = services.clock.now();
+  assert.equal(
+    verifiedAppToken(services.signingKey, t.accessToken, "access", now + 1e9),
+    undefined,
+  );
+  await callJson("GET", "/service/v1/tx", { headers: t.chainHeaders });
+  const claims = verifiedAppToken(services.signingKey, t.accessToken, "access", now);
+  assert.equal(claims?.appid, t.appid);
+  assert.equal(verifiedAppToken(services.signingKey, t.accessToken, "refresh", now), undefined);
+  const chain = await contextWith(t.chainHeaders);
+  assert.equal(requireAppToken({ appid: true })(chain.c, () => answered), answered);
+  assert.deepEqual(chain.vars.get("app"), {
+    appid: t.appid,
+    gameIndex: t.gameIndex,
+    clientId: t.clientId,
+  });
+  assert.equal(chain.vars.get("network"), "polygon");
+  // A read with an Idempotency-Key is not the middleware's business either.
+  const keyed = await contextWith({ "idempotency-key": "k1" });
+  assert.equal(idempotency(keyed.c, () => answered), answered);
+});
+
+Deno.test("item read: a cached state is answered from the cache as readItemRequest answers it", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("cached state");
+  const key = await registerSampleItem(services.db, {
+    gameIndex: t.gameIndex,
+    nowMs: services.clock.now(),
+  });
+  assert.equal(cachedItemRequest(services.db, key, Date.now()), undefined);
+  const view = await readItemRequest(services.db, key, { ttlMs: 1_000 });
+  assert.equal(cachedItemRequest(services.db, key, Date.now()), view);
+  assert.equal(cachedItemRequest(services.db, key, Date.now() + 5_000), undefined);
+  forgetItemStates(services.db, [key]);
+  assert.equal(cachedItemRequest(services.db, key, Date.now()), undefined);
 });
