@@ -6,14 +6,25 @@
  * applied once by the reference game server) and counts database statements per delivery.
  *
  *   deno run -A bench/items_load.ts embedded|real|real:tcp|real:both [--n 2000] [--old 100000]
- *     [--rounds 3] [--transports http,tcp]
+ *     [--rounds 3] [--transports http,tcp] [--game-server process]
  *
  * real:both runs each round's outbox through the Neon driver (bridge) and the TCP adapter, on
- * one database.
+ * one database. `--game-server process` runs the reference game server in a process of its own
+ * (`dev/game_server.ts`, as a studio's server would be) instead of in the bench's process, and counts
+ * what it applied and received through its `GET /` answer.
  */
 import { cliFlag } from "../dev/cli_flag.ts";
-import { atFinish, median, runScript, tcpStores, tierArg, useTier } from "./real_tier.ts";
-import { testEnv } from "../tests/harness.ts";
+import {
+  atFinish,
+  median,
+  runScript,
+  spawnDeno,
+  tcpStores,
+  tierArg,
+  useTier,
+} from "./real_tier.ts";
+import { admin, seedTenant, testEnv } from "../tests/harness.ts";
+import type { ItemEndpoint } from "../lib/items/endpoints.ts";
 import { serverLogger } from "./served_app.ts";
 import { itemFixture } from "../tests/lib/items/fixture.ts";
 import { registerItemRequest } from "../lib/items/register.ts";
@@ -30,6 +41,55 @@ const OLD = Number(cliFlag("old") ?? 100_000);
 const ROUNDS = Number(cliFlag("rounds") ?? 3);
 const REGISTER_CONCURRENCY = 50;
 const DIRECT_CONCURRENCY = 16;
+const SEPARATE_GAME_SERVER = cliFlag("game-server") === "process";
+
+/** What the bench needs of a reference game server, in this process or in its own. */
+interface GameServerSide {
+  gameIndex: number;
+  endpoint: ItemEndpoint;
+  counts(): Promise<{ applied: number; received: number }>;
+  close(): Promise<void>;
+}
+
+async function gameServerSide(transport: "http" | "tcp"): Promise<GameServerSide> {
+  if (!SEPARATE_GAME_SERVER) {
+    const f = await itemFixture(transport);
+    return {
+      gameIndex: f.tenant.gameIndex,
+      endpoint: f.endpoint,
+      counts: () =>
+        Promise.resolve({ applied: f.server.store.applied.length, received: f.server.received }),
+      close: () => f.close(),
+    };
+  }
+  const vendorWord = `vw-${crypto.randomUUID().slice(0, 8)}`;
+  // "reference game server: HTTP http://127.0.0.1:P/items  TCP 127.0.0.1:Q"
+  const line = await spawnDeno([
+    "dev/game_server.ts",
+    "--http-port",
+    "0",
+    "--tcp-port",
+    "0",
+    "--vendor-word",
+    vendorWord,
+  ]);
+  const m = line.match(/HTTP (http:\/\/[^ ]+\/items) +TCP ([^ :]+):(\d+)/);
+  if (!m) throw new Error(`game server did not report its ports: ${line}`);
+  const [, url, host, port] = m;
+  const tenant = await seedTenant("item game");
+  const target = transport === "http"
+    ? { transport, url, vendorWord }
+    : { transport, host, port: Number(port), vendorWord };
+  const put = await admin("PUT", `/admin/v1/games/${tenant.gameIndex}/item-endpoint`, target);
+  if (put.status !== 200) throw new Error(`endpoint: ${JSON.stringify(put.body)}`);
+  const base = url.replace(/\/items$/, "/");
+  return {
+    gameIndex: tenant.gameIndex,
+    endpoint: { ...target, gameIndex: tenant.gameIndex },
+    counts: async () => await (await fetch(base)).json(),
+    close: async () => await (await testEnv()).services.idle(),
+  };
+}
 
 function counting(db: Sql): Sql & { statements: number } {
   const counted = {
@@ -72,9 +132,9 @@ async function main() {
   if (tier === "real:both") adapters.push(["TCP", tcpStores().db]);
   const transports = (cliFlag("transports") ?? "http,tcp").split(",") as ("http" | "tcp")[];
   for (const transport of transports) {
-    const f = await itemFixture(transport);
+    const f = await gameServerSide(transport);
     atFinish(() => f.close());
-    const gameIndex = f.tenant.gameIndex;
+    const gameIndex = f.gameIndex;
     await seedDeliveredItems(services.db, { gameIndex, rows: OLD });
     await services.db.query("analyze item_requests");
     let seq = 0;
@@ -104,8 +164,7 @@ async function main() {
         // logger captures and scans every line for secrets, a test cost).
         const s: Services = { ...services, db, log: log };
         const inputs = Array.from({ length: N }, input);
-        const receivedBefore = f.server.received;
-        const appliedBefore = f.server.store.applied.length;
+        const before = await f.counts();
         const t0 = performance.now();
         await pool(inputs, REGISTER_CONCURRENCY, async (x) => {
           const reg = await registerItemRequest(db, x, {
@@ -124,7 +183,8 @@ async function main() {
               and transaction_id in (select jsonb_array_elements_text($2::jsonb))`,
           [gameIndex, inputs.map((x) => x.transactionId)],
         );
-        const applied = f.server.store.applied.length - appliedBefore;
+        const after = await f.counts();
+        const applied = after.applied - before.applied;
         const lost = N - Number(check.delivered);
         if (lost !== 0 || applied !== N) {
           throw new Error(
@@ -134,7 +194,7 @@ async function main() {
         outbox.rate.push(N / (elapsed / 1000));
         outbox.registerRate.push(N / (registered / 1000));
         outbox.perDelivery.push(statements / N);
-        outbox.extra.push(f.server.received - receivedBefore - N);
+        outbox.extra.push(after.received - before.received - N);
       }
       // Direct: the same kind of bodies straight to the game server.
       const bodies = Array.from({ length: N }, () => itemRecordBody(buildItemRecord(input())));
@@ -152,7 +212,8 @@ async function main() {
     results[`${transport} direct`] = direct;
   }
   console.log(
-    `\n${tier} tier: ${N} requests per round, ${OLD} old rows per game, ${ROUNDS} rounds, medians`,
+    `\n${tier} tier: ${N} requests per round, ${OLD} old rows per game, ${ROUNDS} rounds, medians` +
+      `, game server ${SEPARATE_GAME_SERVER ? "in its own process" : "in this process"}`,
   );
   console.log(
     "| run | deliveries/s | registrations/s alone | statements per delivery | extra sends | lost |",

@@ -182,7 +182,9 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
           const u = new URL(req.url);
           const [cat, id] = u.pathname.split("/").filter(Boolean);
           return Response.json(
-            cat && id ? store.itemsOf(cat, id) : { applied: store.applied.length },
+            cat && id
+              ? store.itemsOf(cat, id)
+              : { applied: store.applied.length, received: server.received },
           );
         }
         const bytes = new Uint8Array(await req.arrayBuffer());

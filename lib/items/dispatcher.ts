@@ -261,9 +261,12 @@ function logAttempt(
 }
 
 /**
- * Claims and sends due rows until none are left (or maxRounds); returns how many were sent. Each
- * round is one claim statement, the sends (`concurrency` at a time), and one statement recording
- * every outcome of the round.
+ * Claims and sends due rows until none are left (or maxRounds claims); returns how many were sent.
+ * `concurrency` sends are in flight at once and never wait for a round to finish: the next claim
+ * (one statement for up to `batchSize` rows) is made while the last rows of the previous one are
+ * still being sent, and outcomes are recorded in one statement per `batchSize` answers, while
+ * later rows are sent. Claimed rows stay leased until their outcome is recorded, so a claim never
+ * takes a row that is in flight.
  */
 export async function dispatchDueItems(
   services: Services,
@@ -271,55 +274,88 @@ export async function dispatchDueItems(
 ): Promise<number> {
   const concurrency = options.concurrency ?? 16;
   const maxRounds = options.maxRounds ?? 20;
+  const batchSize = options.batchSize ?? 64;
   const claim = () =>
     claimDueDeliveries(services, {
-      limit: options.batchSize ?? 64,
+      limit: batchSize,
       gameIndex: options.gameIndex,
       attemptTimeoutMs: options.attemptTimeoutMs,
     });
+  let queue = await claim();
+  let head = 0;
+  let rounds = 1;
+  let exhausted = queue.length === 0;
+  let pending: Promise<void> | null = null;
   let sent = 0;
-  let claims = await claim();
-  for (let round = 0; claims.length > 0; round++) {
-    const results: AttemptResult[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < claims.length) {
-        const claimed = claims[next++];
-        try {
-          results.push(
-            await attemptClaimed(services, claimed, {
-              attemptTimeoutMs: options.attemptTimeoutMs,
-            }),
+  let failure: unknown = null;
+  const results: AttemptResult[] = [];
+  const writes: Promise<void>[] = [];
+
+  const claimAhead = () => {
+    if (pending || exhausted || rounds >= maxRounds || failure) return;
+    rounds++;
+    pending = claim().then((more) => {
+      if (more.length === 0) exhausted = true;
+      queue = queue.slice(head).concat(more);
+      head = 0;
+    }, (err) => {
+      failure ??= err;
+    }).finally(() => {
+      pending = null;
+    });
+  };
+  // A failed write leaves its rows leased: they are sent again when the lease expires and the
+  // receiver's 20001 absorbs the repeat.
+  const record = () => {
+    if (results.length === 0) return;
+    const batch = results.splice(0);
+    writes.push(
+      recordOutcomes(services, batch).then((statuses) => {
+        for (const r of batch) {
+          logAttempt(
+            services,
+            r,
+            statuses.get(`${r.claim.gameIndex}:${r.claim.transactionId}`) ?? null,
           );
-        } catch (err) {
-          // The row stays leased and is retried when the lease expires.
-          services.log.error("item delivery failed", {
-            transactionId: claimed.transactionId,
-            err,
-          });
         }
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, claims.length) }, worker),
+      }, (err) => {
+        failure ??= err;
+      }),
     );
-    sent += claims.length;
-    // The round's outcomes are written while the next round is claimed: the rows just sent are
-    // still leased, so the claim cannot take them again. A failed write leaves the rows leased:
-    // they are sent again when the lease expires and the receiver's 20001 absorbs the repeat.
-    const [statuses, nextClaims] = await Promise.all([
-      recordOutcomes(services, results),
-      round + 1 < maxRounds ? claim() : Promise.resolve([]),
-    ]);
-    for (const r of results) {
-      logAttempt(
-        services,
-        r,
-        statuses.get(`${r.claim.gameIndex}:${r.claim.transactionId}`) ?? null,
-      );
+  };
+  const take = async (): Promise<ClaimedDelivery | undefined> => {
+    // Rows already claimed are sent even after a failed claim or write; only claiming stops.
+    while (true) {
+      if (head < queue.length) {
+        const next = queue[head++];
+        if (queue.length - head < concurrency) claimAhead();
+        return next;
+      }
+      if (!pending) return undefined;
+      await pending;
     }
-    claims = nextClaims;
-  }
+  };
+  const worker = async () => {
+    for (let claimed = await take(); claimed; claimed = await take()) {
+      sent++;
+      try {
+        results.push(
+          await attemptClaimed(services, claimed, { attemptTimeoutMs: options.attemptTimeoutMs }),
+        );
+        if (results.length >= batchSize) record();
+      } catch (err) {
+        // The row stays leased and is retried when the lease expires.
+        services.log.error("item delivery failed", {
+          transactionId: claimed.transactionId,
+          err,
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  record();
+  await Promise.all(writes);
+  if (failure) throw failure;
   return sent;
 }
 
