@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";
 import { DomainError } from "../lib/errors.ts";
 import { equalFixed, sha256Hex } from "../lib/crypto/hashing.ts";
-import { type ApiScope, verifyApiKey } from "../lib/auth/api_keys.ts";
+import { type ApiScope, verifiedApiKey, verifyApiKey } from "../lib/auth/api_keys.ts";
 import { assertAdminAttemptAllowed, countAdminFailure } from "../lib/auth/admin_failures.ts";
 import { KvError } from "../lib/kv/port.ts";
 import type { Services } from "../lib/services.ts";
@@ -17,9 +17,12 @@ export function parseAuthorization(header: string | undefined) {
   return { scheme: m[1].toLowerCase(), token: m[2] ?? "" };
 }
 
-/** Requires `Authorization: Bearer <API key>` carrying the scope; sets c.get("apiKey"). */
+/**
+ * Requires `Authorization: Bearer <API key>` carrying the scope; sets c.get("apiKey"). A key whose
+ * row is cached is admitted without an async step (verifiedApiKey).
+ */
 export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const auth = parseAuthorization(c.req.header("authorization"));
     if (!auth) {
       throw new DomainError("unauthorized", "UNAUTHORIZED", "Authorization header missing");
@@ -29,8 +32,15 @@ export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
     }
     if (!auth.token) throw new DomainError("unauthorized", "UNAUTHORIZED", "API key missing");
     const s = c.get("services");
-    c.set("apiKey", await verifyApiKey(s.db, s.signingKey, auth.token, scope));
-    await next();
+    const cached = verifiedApiKey(s.db, s.signingKey, auth.token, scope);
+    if (cached) {
+      c.set("apiKey", cached);
+      return next();
+    }
+    return verifyApiKey(s.db, s.signingKey, auth.token, scope).then((principal) => {
+      c.set("apiKey", principal);
+      return next();
+    });
   };
 }
 

@@ -106,7 +106,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
     c.set("services", services);
-    await observe(c, () => withBody(c, next));
+    // A request without a body goes to the route without the body guards' async step.
+    await observe(c, () => c.req.raw.body ? withBody(c, next) : next());
     const headers = c.res.headers;
     headers.set("X-Request-Id", requestId);
     // No answer is content-sniffed into another type (an HTML page, a JSON error, an asset), and

@@ -86,6 +86,8 @@ export function utf8Length(text: string): number {
 interface Made {
   res?: Response;
   text?: string;
+  /** The text's UTF-8 length when already known (an answer rendered once, JsonText). */
+  size?: number;
 }
 
 // Buffers a small in-memory body once (no tee) and puts it back with its Content-Length, so the
@@ -123,7 +125,14 @@ const JSON_TYPE = { "Content-Type": "application/json" };
  * the text as it is, like any other c.json answer.
  */
 export class JsonText {
+  #size?: number;
+
   constructor(readonly text: string) {}
+
+  /** The text's length in UTF-8, counted once (a cached answer is counted when first sent). */
+  get size(): number {
+    return this.#size ??= utf8Length(this.text);
+  }
 
   /** Only the request observer's c.json knows this body; anywhere else it is a bug, not data. */
   toJSON(): never {
@@ -133,7 +142,8 @@ export class JsonText {
 
 function sizedJson(c: Context, made: Made) {
   c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
-    const text = object instanceof JsonText ? object.text : JSON.stringify(object);
+    const rendered = object instanceof JsonText ? object : undefined;
+    const text = rendered ? rendered.text : JSON.stringify(object);
     const res = (c.newResponse as NewResponse)(
       text,
       arg,
@@ -141,6 +151,7 @@ function sizedJson(c: Context, made: Made) {
     );
     made.res = res;
     made.text = text;
+    made.size = rendered?.size;
     return res;
   }) as typeof c.json;
 }
@@ -177,7 +188,7 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     }
     // A body made by c.json is measured from its text, without waiting on anything.
     const { size, body } = made.res === c.res && made.text !== undefined
-      ? { size: utf8Length(made.text), body: made.text }
+      ? { size: made.size ?? utf8Length(made.text), body: made.text }
       : await measureBody(c);
     let errorCode = errorCodeNow;
     if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(body);

@@ -99,20 +99,37 @@ export async function verifyApiKey(
 ): Promise<ApiKeyPrincipal> {
   const cache = cacheFor(keyRows, db, API_KEY_CACHE_SIZE);
   const nowMs = Date.now();
-  let row = cache.get(token, nowMs);
-  if (!row) {
-    // Concurrent first uses of a key share one lookup.
-    let loading = keyLoads.get(db);
-    if (!loading) keyLoads.set(db, loading = new Map());
-    let pending = loading.get(token);
-    if (!pending) {
-      const inFlight = loading;
-      pending = loadKeyRow(db, token).finally(() => inFlight.delete(token));
-      loading.set(token, pending);
-    }
-    row = await pending;
-    cache.set(token, row, nowMs + API_KEY_CACHE_MS);
+  const hit = cache.get(token, nowMs);
+  if (hit) return admitKey(hit, key, scope);
+  // Concurrent first uses of a key share one lookup.
+  let loading = keyLoads.get(db);
+  if (!loading) keyLoads.set(db, loading = new Map());
+  let pending = loading.get(token);
+  if (!pending) {
+    const inFlight = loading;
+    pending = loadKeyRow(db, token).finally(() => inFlight.delete(token));
+    loading.set(token, pending);
   }
+  const row = await pending;
+  cache.set(token, row, nowMs + API_KEY_CACHE_MS);
+  return admitKey(row, key, scope);
+}
+
+/**
+ * verifyApiKey's answer when the key's row is in this isolate's cache, without waiting for
+ * anything (it throws as verifyApiKey does); undefined when the row must be read (verifyApiKey).
+ */
+export function verifiedApiKey(
+  db: Sql,
+  key: SigningKey,
+  token: string,
+  scope: ApiScope,
+): ApiKeyPrincipal | undefined {
+  const row = keyRows.get(db)?.get(token, Date.now());
+  return row && admitKey(row, key, scope);
+}
+
+function admitKey(row: KeyRow, key: SigningKey, scope: ApiScope): ApiKeyPrincipal {
   const kid = row.kid;
   if (!key.publicJwks.some((k) => k.kid === kid)) {
     throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");

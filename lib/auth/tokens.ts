@@ -67,8 +67,23 @@ export interface VerifiedToken extends AppPrincipal {
 export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 const verifiedTokens = new WeakMap<
   object,
-  LruCache<string, VerifiedToken & { use: "access" | "refresh" }>
+  LruCache<string, { use: "access" | "refresh"; verified: VerifiedToken }>
 >();
+
+/**
+ * The claims of a token of this use verified before in this isolate and not expired at `nowMs`,
+ * without waiting for anything; undefined when it must be verified (verifyAppToken). The claims
+ * are shared between the token's requests: read them, do not change them.
+ */
+export function verifiedAppToken(
+  key: SigningKey,
+  token: string,
+  use: "access" | "refresh",
+  nowMs: number,
+): VerifiedToken | undefined {
+  const hit = verifiedTokens.get(key)?.get(token, nowMs);
+  return hit && hit.use === use ? hit.verified : undefined;
+}
 
 /**
  * Verifies a token of the given use; throws DomainError("unauthorized") with the reason. A token
@@ -82,15 +97,17 @@ export async function verifyAppToken(
   use: "access" | "refresh",
   nowMs: number,
 ): Promise<VerifiedToken> {
-  const cache = cacheFor(verifiedTokens, key, VERIFIED_TOKEN_CACHE_SIZE);
-  const hit = cache.get(token, nowMs);
-  if (hit && hit.use === use) {
-    const { use: _use, ...verified } = hit;
-    return verified;
-  }
+  const hit = verifiedAppToken(key, token, use, nowMs);
+  if (hit) return { ...hit };
   const verified = await verifySignedToken(key, token, use, nowMs);
   // Refresh tokens are used once a day at most per app: only access tokens are worth keeping.
-  if (use === "access") cache.set(token, { ...verified, use }, verified.exp * 1000);
+  if (use === "access") {
+    cacheFor(verifiedTokens, key, VERIFIED_TOKEN_CACHE_SIZE).set(
+      token,
+      { use, verified: { ...verified } },
+      verified.exp * 1000,
+    );
+  }
   return verified;
 }
 

@@ -130,13 +130,16 @@ export interface TxListQuery {
 
 /**
  * The page `listTransactions` gives, as JSON text, reused per instance for `ttlMs` (see
- * tx_list_cache.ts for the bounds).
+ * tx_list_cache.ts for the bounds). With `wrap` the text kept and returned is `wrap(page)` (the
+ * route's whole answer, rendered once per page read rather than once per request); the cache does
+ * not tell wraps apart, so every caller passes the same one.
  */
 export async function listTransactionsJson(
   db: Sql,
   q: TxListQuery,
-  options: { ttlMs: number },
+  options: { ttlMs: number; wrap?: (json: string) => string },
 ): Promise<string> {
+  const wrap = options.wrap ?? ((json: string) => json);
   // The page's name: every parameter that shapes it besides the app.
   const page = JSON.stringify([
     q.network,
@@ -151,7 +154,7 @@ export async function listTransactionsJson(
     db,
     q.appid,
     page,
-    async () => JSON.stringify(await listTransactions(db, q)),
+    async () => wrap(JSON.stringify(await listTransactions(db, q))),
     options,
   );
 }

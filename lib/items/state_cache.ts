@@ -59,6 +59,18 @@ export async function readItemRequest(
   return await pending;
 }
 
+/**
+ * The request's state when this instance's cache holds it (younger than its bound at `nowMs`),
+ * without waiting for anything; undefined when it must be read (readItemRequest).
+ */
+export function cachedItemRequest(
+  db: Sql,
+  key: { gameIndex: number; transactionId: string },
+  nowMs: number,
+): ItemRequestView | undefined {
+  return states.get(db)?.get(keyOf(key.gameIndex, key.transactionId), nowMs);
+}
+
 /** Drops the cached states of requests this instance has just changed. */
 export function forgetItemStates(
   db: Sql,

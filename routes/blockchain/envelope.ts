@@ -2,7 +2,6 @@
 import type { Context } from "hono";
 import type { AppEnv, Failure, Family, JsonResponse } from "../env.ts";
 import { catalogEntry } from "./codes.ts";
-import { JsonText } from "../observe.ts";
 
 /** Renders a success. */
 export function renderChainOk(
@@ -16,12 +15,9 @@ export function renderChainOk(
   ) as JsonResponse;
 }
 
-/** The success envelope around `data` already rendered as JSON text (a cached page). */
-export function renderChainOkJson(c: Context<AppEnv>, dataJson: string): JsonResponse {
-  return c.json(
-    new JsonText(`{"code":0,"message":"success","data":${dataJson}}`),
-    200,
-  ) as unknown as JsonResponse;
+/** The success envelope's text around `data` already rendered as JSON text (a cached page). */
+export function chainOkJsonText(dataJson: string): string {
+  return `{"code":0,"message":"success","data":${dataJson}}`;
 }
 
 /** Renders a failure with its catalog code and status. */

@@ -6,7 +6,7 @@
  * running waits up to 10 s for its answer, then is refused (IDEMPOTENCY_KEY_IN_USE). Keys are per
  * app and kept IDEMPOTENCY_TTL_HOURS. See lib/idempotency.ts.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../env.ts";
 import { DomainError } from "../../lib/errors.ts";
 import {
@@ -21,12 +21,17 @@ import {
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const WAIT_MS = 10_000;
 
-/** The middleware (after authentication: keys belong to the token's app). */
-export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+/**
+ * The middleware (after authentication: keys belong to the token's app). A request it does not
+ * concern (a read, or no key) goes on without an async step of its own.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = (c, next) => {
   const key = c.req.header("idempotency-key");
-  if (key === undefined || (c.req.method !== "POST" && c.req.method !== "PATCH")) {
-    return await next();
-  }
+  if (key === undefined || (c.req.method !== "POST" && c.req.method !== "PATCH")) return next();
+  return keyed(c, next, key);
+};
+
+const keyed = async (c: Context<AppEnv>, next: Next, key: string) => {
   if (!KEY.test(key)) {
     throw new DomainError(
       "invalid",

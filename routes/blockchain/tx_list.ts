@@ -1,7 +1,9 @@
 /** GET /service/v1/tx: the caller app's transaction records on the x-network, paged, newest first. */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
-import { renderChainOkJson } from "./envelope.ts";
+import { chainOkJsonText } from "./envelope.ts";
+import { JsonText } from "../observe.ts";
+import { readQuery, registerRead } from "../read_params.ts";
 import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
 import { listTransactionsJson } from "../../lib/chain/tx_records.ts";
 
@@ -11,23 +13,23 @@ const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd").refine
   "must be a real date",
 );
 
+const query = z.object({
+  playerId: z.string().min(1).optional(),
+  startDate: day.optional(),
+  endDate: day.optional(),
+  cursor: z.string().min(1).max(512).optional().openapi({
+    description: "meta.nextCursor of the previous page: continue after it (page by key)",
+  }),
+  ...pageQuery,
+});
+
 const route = createRoute({
   method: "get",
   path: "/service/v1/tx",
   tags: ["blockchain"],
   summary:
     "Get transaction list (dates inclusive, UTC; page 1 and limit 20 by default; cursor pages by key)",
-  request: {
-    query: z.object({
-      playerId: z.string().min(1).optional(),
-      startDate: day.optional(),
-      endDate: day.optional(),
-      cursor: z.string().min(1).max(512).optional().openapi({
-        description: "meta.nextCursor of the previous page: continue after it (page by key)",
-      }),
-      ...pageQuery,
-    }),
-  },
+  request: { query },
   responses: chainOkResponse(
     z.object({
       transactions: z.array(z.record(z.string(), z.unknown())),
@@ -45,15 +47,15 @@ const route = createRoute({
   ),
 });
 
-/** Registers the route. */
+/** Registers the route (query checked in the handler: routes/read_params.ts). */
 export function registerTxList(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) => {
+  registerRead(app, route, async (c) => {
     const s = c.get("services");
-    const json = await listTransactionsJson(s.db, {
+    const text = await listTransactionsJson(s.db, {
       appid: c.get("app").appid,
       network: c.get("network"),
-      ...c.req.valid("query"),
-    }, { ttlMs: s.config.TX_LIST_CACHE_MS });
-    return renderChainOkJson(c, json);
+      ...readQuery(c, query),
+    }, { ttlMs: s.config.TX_LIST_CACHE_MS, wrap: chainOkJsonText });
+    return c.json(new JsonText(text), 200);
   });
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import type { Result } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
-import { SegmentRouter } from "../../routes/router.ts";
+import { MATCH_MEMO_SIZE, SegmentRouter } from "../../routes/router.ts";
 import { createApp } from "../../routes/mod.ts";
 import { testEnv } from "../harness.ts";
 
@@ -106,4 +106,41 @@ Deno.test("segment router: every route of the service matches as in Hono's trie 
     checked++;
   }
   assert.ok(checked > 100, `${checked} routes checked`);
+});
+
+Deno.test("segment router: a trie part remembers its matches, bounded, with the same answers", () => {
+  const ours = new SegmentRouter<string>();
+  ours.add("GET", "/service/v1/nft/contract/:contract/lock", "lock");
+  ours.add("GET", "/service/v1/nft/contract/owner", "owner");
+  ours.add("GET", "/service/v1/tx/:id", "tx");
+  const walks = { count: 0 };
+  const original = TrieRouter.prototype.match;
+  TrieRouter.prototype.match = function (this: TrieRouter<unknown>, method, path) {
+    walks.count++;
+    return original.call(this, method, path);
+  };
+  try {
+    const first = ours.match("GET", "/service/v1/tx/a");
+    assert.deepEqual(matches(first as Result<never>), [["tx", { id: "a" }]]);
+    const before = walks.count;
+    // The same path again is answered from memory, the same answer; another path walks the trie.
+    assert.equal(ours.match("GET", "/service/v1/tx/a"), first);
+    assert.equal(walks.count, before);
+    assert.deepEqual(matches(ours.match("GET", "/service/v1/tx/b") as Result<never>), [[
+      "tx",
+      { id: "b" },
+    ]]);
+    assert.equal(walks.count, before + 1);
+    assert.deepEqual(matches(ours.match("POST", "/service/v1/tx/a") as Result<never>), []);
+    // Bounded: past MATCH_MEMO_SIZE distinct paths it starts over, answers unchanged.
+    for (let i = 0; i < MATCH_MEMO_SIZE + 10; i++) ours.match("GET", `/service/v1/tx/${i}`);
+    const again = walks.count;
+    assert.deepEqual(matches(ours.match("GET", "/service/v1/tx/a") as Result<never>), [[
+      "tx",
+      { id: "a" },
+    ]]);
+    assert.equal(walks.count, again + 1);
+  } finally {
+    TrieRouter.prototype.match = original;
+  }
 });

@@ -1,0 +1,221 @@
+/**
+ * The cached reads against their lean reference, in one run: the service (bench/serve_reads.ts)
+ * and the reference (bench/read_reference.ts, the same work with a request line, in Hono) each in
+ * its own process, measured with the same wrk setup in alternating rounds (the order within a
+ * pair flips every round), medians reported with each read's share of its reference. Before
+ * timing, every reference answer is compared with the service's (status, Content-Type, body
+ * bytes) for every path measured.
+ *
+ *   deno run -A bench/reads_load.ts embedded|real|real:tcp [--rounds 5] [--seconds 5]
+ *     [--only name,...]
+ *
+ * Targets: the API-key item read of one polled id, the same read over 1,000 ids at random
+ * (every id's answer is in the service's state cache after the warm-up; the reference holds all
+ * of them), and `GET /service/v1/tx` with an access token (first page, 20 of 100 rows); bare
+ * Hono `/healthz` (bench/bare_hono.ts) for scale. On the real tiers also the item read with its
+ * state cache off against a bare Hono route running the read's one SELECT on the same pool, both
+ * in one process of their own (bench/serve_reads.ts uncached). The random-id pair is like for like
+ * only on real:tcp, where the reference keeps answers for the service's 1 s and reads a miss
+ * from the database as the service does; elsewhere it holds every answer for good. Needs `wrk`.
+ */
+import { decodeJwt } from "jose";
+import { cliFlag } from "../dev/cli_flag.ts";
+import { freePort, median, runScript, spawnDeno, tierArg, useTier } from "./real_tier.ts";
+import type { ServedReads } from "./serve_reads.ts";
+import type { ReferenceFixture } from "./read_reference.ts";
+
+const tier = tierArg();
+const rounds = Number(cliFlag("rounds") ?? 5);
+const seconds = Number(cliFlag("seconds") ?? 5);
+const only = cliFlag("only")?.split(",");
+const IDS = 1_000;
+
+interface Target {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  paths?: string[];
+}
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+function ms(text: string): number {
+  const m = /([\d.]+)(us|ms|s)/.exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
+}
+
+async function wrk(target: Target, duration = seconds): Promise<Run> {
+  const args = ["-t2", "-c50", `-d${duration}s`, "--latency"];
+  for (const [k, v] of Object.entries(target.headers ?? {})) args.push("-H", `${k}: ${v}`);
+  if (target.paths) {
+    const script = await Deno.makeTempFile({ suffix: ".lua" });
+    await Deno.writeTextFile(
+      script,
+      `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(",")}}
+request = function() return wrk.format(nil, paths[math.random(#paths)]) end
+`,
+    );
+    args.push("-s", script);
+  }
+  const out = await new Deno.Command("wrk", { args: [...args, target.url] }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
+    p50: ms(/\s50%\s+(\S+)/.exec(text)?.[1] ?? ""),
+    p99: ms(/\s99%\s+(\S+)/.exec(text)?.[1] ?? ""),
+    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0),
+  };
+}
+
+async function answer(url: string, headers?: Record<string, string>) {
+  const res = await fetch(url, { headers });
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    requestId: res.headers.get("x-request-id"),
+    body: await res.text(),
+  };
+}
+
+function uptime(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+async function main() {
+  await useTier(tier);
+  const servedFile = await Deno.makeTempFile({ suffix: ".json" });
+  await spawnDeno(["bench/serve_reads.ts", String(IDS), servedFile]);
+  const s = JSON.parse(await Deno.readTextFile(servedFile)) as ServedReads;
+  const key = { authorization: `Bearer ${s.apiKey}` };
+  // The service's answers, which the reference must give byte for byte.
+  const items: [string, string][] = [];
+  for (const id of s.transactionIds) {
+    const got = await answer(`${s.base}/items/v1/requests/${id}`, key);
+    if (got.status !== 200) throw new Error(`item ${id}: ${got.status} ${got.body}`);
+    items.push([id, got.body]);
+  }
+  const tx = await answer(`${s.base}/service/v1/tx`, s.chainHeaders);
+  if (tx.status !== 200) throw new Error(`tx list: ${tx.status} ${tx.body}`);
+  const fixture: ReferenceFixture = {
+    apiKey: s.apiKey,
+    keyId: String(decodeJwt(s.apiKey).jti),
+    gameIndex: s.gameIndex,
+    items,
+    accessToken: s.chainHeaders.authorization.slice(7),
+    appid: s.appid,
+    chainGameIndex: s.chainGameIndex,
+    txPage: tx.body,
+  };
+  const fixtureFile = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(fixtureFile, JSON.stringify(fixture));
+  const refPort = freePort();
+  await spawnDeno(["bench/read_reference.ts", String(refPort), fixtureFile]);
+  const ref = `http://127.0.0.1:${refPort}`;
+  const barePort = freePort();
+  await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
+
+  const first = s.transactionIds[0];
+  const paths = s.transactionIds.map((id) => `/items/v1/requests/${id}`);
+  const pairs: [Target, Target][] = ([
+    ["item read, API key, polled id", `/items/v1/requests/${first}`, key, undefined],
+    ["item read, API key, 1,000 ids at random", `/items/v1/requests/${first}`, key, paths],
+    ["GET /service/v1/tx, JWT, 20 of 100 rows", "/service/v1/tx", s.chainHeaders, undefined],
+  ] as const).map(([name, path, headers, paths]) => [
+    { name: `service: ${name}`, url: `${s.base}${path}`, headers, paths: paths as string[] },
+    { name: `reference: ${name}`, url: `${ref}${path}`, headers, paths: paths as string[] },
+  ]);
+  // The uncached item read against the bare route running its query on the same pool (both in
+  // a process of their own: bench/serve_reads.ts uncached), on the real tiers.
+  if (tier !== "embedded") {
+    const uncachedFile = await Deno.makeTempFile({ suffix: ".json" });
+    await spawnDeno(["bench/serve_reads.ts", "1", uncachedFile, "uncached"]);
+    const u = JSON.parse(await Deno.readTextFile(uncachedFile));
+    const name = "item read, API key, state cache off, vs bare Hono + its SELECT on the same pool";
+    pairs.push([
+      {
+        name: `service: ${name}`,
+        url: `${u.base}/items/v1/requests/${u.transactionIds[0]}`,
+        headers: { authorization: `Bearer ${u.apiKey}` },
+      },
+      { name: `reference: ${name}`, url: `${u.floor}/item/${u.transactionIds[0]}` },
+    ]);
+  }
+  const measured = pairs.filter(([a]) => !only || only.some((o) => a.name.includes(o)));
+  // Same bytes: every id, and the list page (status, Content-Type, body; a request id each).
+  for (
+    const [path, headers] of [
+      ...paths.map((p) => [p, key] as const),
+      [
+        "/service/v1/tx",
+        s.chainHeaders,
+      ] as const,
+    ]
+  ) {
+    const [a, b] = [
+      await answer(`${s.base}${path}`, headers),
+      await answer(`${ref}${path}`, headers),
+    ];
+    if (a.status !== b.status || a.type !== b.type || a.body !== b.body) {
+      throw new Error(
+        `${path}: reference answers ${JSON.stringify(b)}, service ${JSON.stringify(a)}`,
+      );
+    }
+    if (!a.requestId || !b.requestId) throw new Error(`${path}: no X-Request-Id`);
+  }
+  // Warm-up (JIT, caches) of every target.
+  const bare: Target = { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` };
+  for (const t of [bare, ...measured.flat()]) await wrk(t, 1);
+  const loadBefore = uptime();
+  const results = new Map<string, Run[]>();
+  const record = (t: Target, r: Run) => {
+    if (!results.has(t.name)) results.set(t.name, []);
+    results.get(t.name)!.push(r);
+  };
+  const ratios = new Map<string, number[]>();
+  for (let r = 0; r < rounds; r++) {
+    record(bare, await wrk(bare));
+    for (const [svc, refT] of measured) {
+      const order = r % 2 === 0 ? [svc, refT] : [refT, svc];
+      const got = new Map<Target, Run>();
+      for (const t of order) got.set(t, await wrk(t));
+      record(svc, got.get(svc)!);
+      record(refT, got.get(refT)!);
+      if (!ratios.has(svc.name)) ratios.set(svc.name, []);
+      ratios.get(svc.name)!.push(got.get(svc)!.rps / got.get(refT)!.rps);
+    }
+  }
+  const loadAfter = uptime();
+  console.log(
+    `\n${tier} tier, wrk -t2 -c50 -d${seconds}s, ${rounds} rounds alternated, medians; ` +
+      `load average (1/5/15 min) before ${loadBefore}, after ${loadAfter}`,
+  );
+  console.log(
+    "| target | req/s | p50 ms | p99 ms | share of the reference (median of rounds) | non-2xx |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  const row = (t: Target, share: string) => {
+    const runs = results.get(t.name)!;
+    console.log(
+      `| ${t.name} | ${Math.round(median(runs.map((x) => x.rps)))} | ${
+        median(runs.map((x) => x.p50)).toFixed(2)
+      } | ${median(runs.map((x) => x.p99)).toFixed(2)} | ${share} | ${
+        runs.reduce((a, x) => a + x.non2xx, 0)
+      } |`,
+    );
+  };
+  row(bare, "—");
+  for (const [svc, refT] of measured) {
+    row(refT, "1.00");
+    const rs = ratios.get(svc.name)!;
+    row(svc, `**${median(rs).toFixed(2)}** (rounds ${rs.map((x) => x.toFixed(2)).join(", ")})`);
+  }
+}
+
+await runScript(main);

@@ -1,0 +1,241 @@
+/**
+ * The hot reads (`GET /items/v1/requests/{id}`, `GET /service/v1/tx`): parameters checked in the
+ * handler with the documented failures, and answers rendered once per state or page with the
+ * same bytes as a fresh rendering.
+ */
+import assert from "node:assert/strict";
+import { appWith, call, callJson, seedTenant, testEnv } from "../harness.ts";
+import { registerSampleItem, seedChainTxs } from "../seed_rows.ts";
+import { getItemRequest } from "../../lib/items/register.ts";
+import {
+  cachedItemRequest,
+  forgetItemStates,
+  readItemRequest,
+} from "../../lib/items/state_cache.ts";
+import type { Context } from "hono";
+import type { AppEnv } from "../../routes/env.ts";
+import {
+  createApiKey,
+  revokeApiKey,
+  verifiedApiKey,
+  verifyApiKey,
+} from "../../lib/auth/api_keys.ts";
+import { verifiedAppToken } from "../../lib/auth/tokens.ts";
+import { requireApiKey } from "../../routes/auth.ts";
+import { requireAppToken } from "../../routes/blockchain/auth.ts";
+import { idempotency } from "../../routes/blockchain/idempotency.ts";
+import { listTransactions } from "../../lib/chain/tx_records.ts";
+import { txRecordsChanged } from "../../lib/chain/tx_list_cache.ts";
+import { itemStateAnswer } from "../../routes/items/get_request.ts";
+import { chainOkJsonText } from "../../routes/blockchain/envelope.ts";
+
+Deno.test("hot reads: the item read and the transaction list run no validator middleware", async () => {
+  const app = await appWith();
+  const at = (path: string) => app.routes.filter((r) => r.method === "GET" && r.path === path);
+  // One handler at the route's own path: no parameter validator in front of it.
+  assert.equal(at("/items/v1/requests/:transactionId").length, 1);
+  assert.equal(at("/service/v1/tx").length, 1);
+  // Still documented with their parameters.
+  const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "t", version: "1" } });
+  const item = doc.paths?.["/items/v1/requests/{transactionId}"]?.get;
+  assert.deepEqual(item?.parameters?.map((p) => "name" in p && p.name), ["transactionId"]);
+  const list = doc.paths?.["/service/v1/tx"]?.get;
+  assert.deepEqual(
+    list?.parameters?.map((p) => "name" in p && p.name),
+    ["playerId", "startDate", "endDate", "cursor", "page", "limit"],
+  );
+});
+
+Deno.test("item read: a bad id gets VALIDATION_FAILED (4000) naming the field; ids are decoded", async () => {
+  const t = await seedTenant("read params");
+  const { apiKey } = await t.apiKey(["items"]);
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const long = await callJson("GET", `/items/v1/requests/${"x".repeat(129)}`, { headers });
+  assert.equal(long.status, 400);
+  assert.deepEqual(long.body, {
+    code: 4000,
+    message: "transactionId: Too big: expected string to have <=128 characters",
+  });
+  assert.ok(long.headers.get("x-request-id"));
+  const encoded = await callJson("GET", "/items/v1/requests/a%2Fb", { headers });
+  assert.deepEqual(encoded.body, { code: 4040, message: "transactionId a/b not found" });
+  const edge = await callJson("GET", `/items/v1/requests/${"x".repeat(128)}`, { headers });
+  assert.equal(edge.status, 404);
+});
+
+Deno.test("transaction list: bad queries get VALIDATION_FAILED (1000) with every field named", async () => {
+  const t = await seedTenant("list params");
+  const cases: [string, string][] = [
+    ["limit=0", "limit: Too small: expected number to be >=1"],
+    ["page=x", "page: Invalid input: expected number, received NaN"],
+    ["startDate=2024-02-30", "startDate: must be a real date"],
+    ["endDate=2024-2-1", "endDate: must be yyyy-mm-dd; endDate: must be a real date"],
+    [
+      "limit=101&page=0",
+      "page: Too small: expected number to be >=1; limit: Too big: expected number to be <=100",
+    ],
+    ["playerId=", "playerId: Too small: expected string to have >=1 characters"],
+    ["cursor=", "cursor: Too small: expected string to have >=1 characters"],
+    // A key given twice is a list, as the validator middleware read it.
+    ["page=1&page=2", "page: Invalid input: expected number, received NaN"],
+  ];
+  for (const [query, message] of cases) {
+    const res = await callJson("GET", `/service/v1/tx?${query}`, { headers: t.chainHeaders });
+    assert.equal(res.status, 400, query);
+    assert.deepEqual(res.body, { code: 1000, message }, query);
+  }
+  const paged = await callJson("GET", "/service/v1/tx?page=2&limit=5&unknown=1", {
+    headers: t.chainHeaders,
+  });
+  assert.equal(paged.status, 200);
+  assert.equal(paged.body.data.meta.itemsPerPage, 5);
+  assert.equal(paged.body.data.meta.currentPage, 2);
+  const none = await callJson("GET", "/service/v1/tx?", { headers: t.chainHeaders });
+  assert.equal(none.body.data.meta.itemsPerPage, 20);
+  assert.equal(none.body.data.meta.currentPage, 1);
+});
+
+Deno.test("item read: the answer is rendered once per state, equal to a fresh rendering, new when the state changes", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("rendered once");
+  const { apiKey } = await t.apiKey(["items"]);
+  const key = await registerSampleItem(services.db, {
+    gameIndex: t.gameIndex,
+    nowMs: services.clock.now(),
+  });
+  const read = async () => {
+    const res = await call("GET", `/items/v1/requests/${key.transactionId}`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    return await res.text();
+  };
+  const fresh = async () =>
+    JSON.stringify({ code: 0, message: "success", ...await getItemRequest(services.db, key) });
+  const first = await read();
+  assert.equal(first, await fresh());
+  assert.equal(await read(), first);
+  // The same state object answers the same rendered text; another state its own.
+  const view = await readItemRequest(services.db, key, { ttlMs: 60_000 });
+  assert.equal(itemStateAnswer(view), itemStateAnswer(view));
+  assert.equal(itemStateAnswer(view).text, first);
+  assert.equal(itemStateAnswer(view).size, new TextEncoder().encode(first).byteLength);
+  await services.db.query(
+    `update item_requests set status = 'FAILED', attempts = 3, last_code = 9,
+       last_message = 'gone 도'
+      where game_index = $1 and transaction_id = $2`,
+    [key.gameIndex, key.transactionId],
+  );
+  forgetItemStates(services.db, [key]);
+  const changed = await read();
+  assert.notEqual(changed, first);
+  assert.equal(changed, await fresh());
+  assert.match(changed, /"status":"FAILED","attempts":3,"lastCode":9,"lastMessage":"gone 도"/);
+});
+
+Deno.test("transaction list: the cached answer equals a fresh rendering and changes with a write", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("list rendered once");
+  await seedChainTxs(services.db, { appid: t.appid, gameIndex: t.gameIndex, rows: 3 });
+  const read = async () => {
+    const res = await call("GET", "/service/v1/tx", { headers: t.chainHeaders });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    return await res.text();
+  };
+  const q = { appid: t.appid, network: "polygon" as const, page: 1, limit: 20 };
+  const fresh = async () => chainOkJsonText(JSON.stringify(await listTransactions(services.db, q)));
+  const first = await read();
+  assert.equal(first, await fresh());
+  assert.equal(await read(), first);
+  await seedChainTxs(services.db, { appid: t.appid, gameIndex: t.gameIndex, rows: 5 });
+  txRecordsChanged(services.db, t.appid);
+  const changed = await read();
+  assert.notEqual(changed, first);
+  assert.equal(changed, await fresh());
+  assert.equal(JSON.parse(changed).data.meta.totalItems, 8);
+});
+
+/** A context for calling one middleware directly: request headers, variables, the services. */
+async function contextWith(headers: Record<string, string>, method = "GET") {
+  const { services } = await testEnv();
+  const vars = new Map<string, unknown>([["services", services]]);
+  return {
+    vars,
+    c: {
+      req: { header: (name: string) => headers[name.toLowerCase()], method },
+      get: (k: string) => vars.get(k),
+      set: (k: string, v: unknown) => vars.set(k, v),
+    } as unknown as Context<AppEnv>,
+  };
+}
+
+Deno.test("cached API keys and access tokens are admitted without an async step", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("sync admission");
+  const { apiKey } = await t.apiKey(["items"]);
+  const fresh = await createApiKey(services.db, services.signingKey, {
+    gameIndex: t.gameIndex,
+    scopes: ["items"],
+    nowMs: Date.now(),
+  });
+  // Not yet verified in this isolate: nothing cached, the async path reads it.
+  assert.equal(verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "items"), undefined);
+  const principal = await verifyApiKey(services.db, services.signingKey, fresh.apiKey, "items");
+  assert.deepEqual(
+    verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "items"),
+    principal,
+  );
+  assert.throws(
+    () => verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "push"),
+    /lacks the push scope/,
+  );
+  await revokeApiKey(services.db, fresh.keyId);
+  assert.equal(verifiedApiKey(services.db, services.signingKey, fresh.apiKey, "items"), undefined);
+
+  // The middleware hands on the route's own promise: no step of its own in between.
+  await callJson("GET", "/items/v1/requests/warm", {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
+  const { c, vars } = await contextWith({ authorization: `Bearer ${apiKey}` });
+  const answered = Promise.resolve();
+  assert.equal(requireApiKey("items")(c, () => answered), answered);
+  assert.equal((vars.get("apiKey") as { gameIndex: number }).gameIndex, t.gameIndex);
+
+  const now = services.clock.now();
+  assert.equal(
+    verifiedAppToken(services.signingKey, t.accessToken, "access", now + 1e9),
+    undefined,
+  );
+  await callJson("GET", "/service/v1/tx", { headers: t.chainHeaders });
+  const claims = verifiedAppToken(services.signingKey, t.accessToken, "access", now);
+  assert.equal(claims?.appid, t.appid);
+  assert.equal(verifiedAppToken(services.signingKey, t.accessToken, "refresh", now), undefined);
+  const chain = await contextWith(t.chainHeaders);
+  assert.equal(requireAppToken({ appid: true })(chain.c, () => answered), answered);
+  assert.deepEqual(chain.vars.get("app"), {
+    appid: t.appid,
+    gameIndex: t.gameIndex,
+    clientId: t.clientId,
+  });
+  assert.equal(chain.vars.get("network"), "polygon");
+  // A read with an Idempotency-Key is not the middleware's business either.
+  const keyed = await contextWith({ "idempotency-key": "k1" });
+  assert.equal(idempotency(keyed.c, () => answered), answered);
+});
+
+Deno.test("item read: a cached state is answered from the cache as readItemRequest answers it", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("cached state");
+  const key = await registerSampleItem(services.db, {
+    gameIndex: t.gameIndex,
+    nowMs: services.clock.now(),
+  });
+  assert.equal(cachedItemRequest(services.db, key, Date.now()), undefined);
+  const view = await readItemRequest(services.db, key, { ttlMs: 1_000 });
+  assert.equal(cachedItemRequest(services.db, key, Date.now()), view);
+  assert.equal(cachedItemRequest(services.db, key, Date.now() + 5_000), undefined);
+  forgetItemStates(services.db, [key]);
+  assert.equal(cachedItemRequest(services.db, key, Date.now()), undefined);
+});
