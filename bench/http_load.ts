@@ -25,6 +25,7 @@ import {
   useTier,
 } from "./real_tier.ts";
 import type { Sql } from "../lib/db/port.ts";
+import { type Run, type Target, wrk as runWrk } from "./wrk.ts";
 import { seedTenant, testEnv } from "../tests/harness.ts";
 import { seedItemRead, serveApp } from "./served_app.ts";
 import { seedChainTxs } from "../tests/seed_rows.ts";
@@ -34,50 +35,6 @@ const rounds = Number(cliFlag("rounds") ?? 3);
 const seconds = Number(cliFlag("seconds") ?? 10);
 const only = cliFlag("only")?.split(",");
 const noLines = Deno.args.includes("--no-request-lines");
-interface Target {
-  name: string;
-  url: string;
-  headers?: Record<string, string>;
-  /** Paths taken at random, one per request (wrk Lua script), instead of the URL's path. */
-  paths?: string[];
-}
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-function ms(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text);
-  if (!m) return NaN;
-  const v = Number(m[1]);
-  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
-}
-
-async function wrk(target: Target): Promise<Run> {
-  const args = ["-t2", "-c50", `-d${seconds}s`, "--latency"];
-  for (const [k, v] of Object.entries(target.headers ?? {})) args.push("-H", `${k}: ${v}`);
-  if (target.paths) {
-    const script = await Deno.makeTempFile({ suffix: ".lua" });
-    await Deno.writeTextFile(
-      script,
-      `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(",")}}
-request = function() return wrk.format(nil, paths[math.random(#paths)]) end
-`,
-    );
-    args.push("-s", script);
-  }
-  const out = await new Deno.Command("wrk", { args: [...args, target.url] }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN);
-  const p50 = ms(/\s50%\s+(\S+)/.exec(text)?.[1] ?? "");
-  const p99 = ms(/\s99%\s+(\S+)/.exec(text)?.[1] ?? "");
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0);
-  return { rps, p50, p99, non2xx };
-}
-
 async function main() {
   await useTier(tier);
   const { services } = await testEnv();
@@ -242,7 +199,7 @@ async function main() {
   }
   const results = new Map<string, Run[]>(targets.map((x) => [x.name, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const target of targets) results.get(target.name)!.push(await wrk(target));
+    for (const target of targets) results.get(target.name)!.push(await runWrk(target, seconds));
   }
   const bareRps = median(results.get("bare Hono /healthz")!.map((x) => x.rps));
   console.log(

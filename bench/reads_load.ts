@@ -19,6 +19,7 @@
  * from the database as the service does; elsewhere it holds every answer for good. Needs `wrk`.
  */
 import { decodeJwt } from "jose";
+import { type Run, type Target, wrk as runWrk } from "./wrk.ts";
 import { cliFlag } from "../dev/cli_flag.ts";
 import { freePort, median, runScript, spawnDeno, tierArg, useTier } from "./real_tier.ts";
 import type { ServedReads } from "./serve_reads.ts";
@@ -29,50 +30,6 @@ const rounds = Number(cliFlag("rounds") ?? 5);
 const seconds = Number(cliFlag("seconds") ?? 5);
 const only = cliFlag("only")?.split(",");
 const IDS = 1_000;
-
-interface Target {
-  name: string;
-  url: string;
-  headers?: Record<string, string>;
-  paths?: string[];
-}
-
-interface Run {
-  rps: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-function ms(text: string): number {
-  const m = /([\d.]+)(us|ms|s)/.exec(text);
-  if (!m) return NaN;
-  const v = Number(m[1]);
-  return m[2] === "us" ? v / 1000 : m[2] === "s" ? v * 1000 : v;
-}
-
-async function wrk(target: Target, duration = seconds): Promise<Run> {
-  const args = ["-t2", "-c50", `-d${duration}s`, "--latency"];
-  for (const [k, v] of Object.entries(target.headers ?? {})) args.push("-H", `${k}: ${v}`);
-  if (target.paths) {
-    const script = await Deno.makeTempFile({ suffix: ".lua" });
-    await Deno.writeTextFile(
-      script,
-      `local paths = {${target.paths.map((p) => JSON.stringify(p)).join(",")}}
-request = function() return wrk.format(nil, paths[math.random(#paths)]) end
-`,
-    );
-    args.push("-s", script);
-  }
-  const out = await new Deno.Command("wrk", { args: [...args, target.url] }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? NaN),
-    p50: ms(/\s50%\s+(\S+)/.exec(text)?.[1] ?? ""),
-    p99: ms(/\s99%\s+(\S+)/.exec(text)?.[1] ?? ""),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(text)?.[1] ?? 0),
-  };
-}
 
 async function answer(url: string, headers?: Record<string, string>) {
   const res = await fetch(url, { headers });
@@ -171,7 +128,7 @@ async function main() {
   }
   // Warm-up (JIT, caches) of every target.
   const bare: Target = { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` };
-  for (const t of [bare, ...measured.flat()]) await wrk(t, 1);
+  for (const t of [bare, ...measured.flat()]) await runWrk(t, 1);
   const loadBefore = uptime();
   const results = new Map<string, Run[]>();
   const record = (t: Target, r: Run) => {
@@ -180,11 +137,11 @@ async function main() {
   };
   const ratios = new Map<string, number[]>();
   for (let r = 0; r < rounds; r++) {
-    record(bare, await wrk(bare));
+    record(bare, await runWrk(bare, seconds));
     for (const [svc, refT] of measured) {
       const order = r % 2 === 0 ? [svc, refT] : [refT, svc];
       const got = new Map<Target, Run>();
-      for (const t of order) got.set(t, await wrk(t));
+      for (const t of order) got.set(t, await runWrk(t, seconds));
       record(svc, got.get(svc)!);
       record(refT, got.get(refT)!);
       if (!ratios.has(svc.name)) ratios.set(svc.name, []);
