@@ -21,6 +21,8 @@ if (!repo || !refList) {
 const refs = refList.split(",");
 const rounds = Number(roundsArg ?? 1);
 
+const globalConfig = execFileSync("npm", ["config", "get", "globalconfig"]).toString().trim();
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function status(url, init) {
@@ -43,6 +45,10 @@ async function once(ref) {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     npm_config_cache: join(root, "npm-cache"),
+    // An empty global prefix: npx must not find a Deno installed globally on this machine.
+    npm_config_prefix: join(root, "npm-prefix"),
+    // ...but keeps the machine's npm settings (registry, CA file), which live under the old prefix.
+    npm_config_globalconfig: globalConfig,
     DENO_DIR: join(root, "deno-dir"),
     PORT: "0",
     RUST_BACKTRACE: "0",
@@ -98,6 +104,9 @@ async function once(ref) {
     if (!exited) process.kill(-child.pid, "SIGKILL");
   }
   const du = execFileSync("du", ["-sm", join(dir, "node_modules")]).toString().split("\t")[0];
+  // du counts allocated blocks (many small files round up); the files' own bytes as well.
+  const apparent = execFileSync("du", ["-sm", "--apparent-size", join(dir, "node_modules")])
+    .toString().split("\t")[0];
   const lock = JSON.parse(readFileSync(join(dir, "node_modules", ".package-lock.json"), "utf8"));
   const result = {
     ref,
@@ -108,6 +117,7 @@ async function once(ref) {
     listeningSeconds: Math.round(marks.listening / 100) / 10,
     createGameStatus: dbStatus,
     nodeModulesMB: Number(du),
+    nodeModulesApparentMB: Number(apparent),
     packages: Object.keys(lock.packages).filter((k) => k).length,
   };
   rmSync(root, { recursive: true, force: true });
@@ -132,6 +142,6 @@ for (const ref of refs) {
     `${ref}: median first 200 ${median(mine.map((r) => r.firstOkSeconds))} s over ${mine.length}` +
       ` runs (${mine.map((r) => r.firstOkSeconds).join(", ")}); node_modules ${
         mine[0].nodeModulesMB
-      } MB, ${mine[0].packages} packages`,
+      } MB on disk (${mine[0].nodeModulesApparentMB} MB of files), ${mine[0].packages} packages`,
   );
 }
