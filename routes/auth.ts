@@ -9,8 +9,15 @@ import { KvError } from "../lib/kv/port.ts";
 import type { Services } from "../lib/services.ts";
 import { clientAddress as clientAddressOf, type RequestOrigin } from "../lib/proxy_trust.ts";
 
+const WHITESPACE = /\s/;
+
 /** Splits an Authorization header; the scheme is compared case-insensitively. */
 export function parseAuthorization(header: string | undefined) {
+  // The usual form, `Bearer <token>` with nothing around the token, without the pattern below.
+  if (header !== undefined && header.startsWith("Bearer ") && header.length > 7) {
+    const token = header.slice(7);
+    if (!WHITESPACE.test(token)) return { scheme: "bearer", token };
+  }
   if (!header || !header.trim()) return null;
   const m = /^\s*(\S+)(?:\s+(\S+))?\s*$/.exec(header);
   if (!m) return { scheme: "", token: "" };

@@ -47,7 +47,10 @@ export const families: Family[] = [
 
 /** The family that owns a path. */
 export function familyOf(path: string): Family {
-  return families.find((f) => f.prefixes.some((p) => path.startsWith(p))) ?? adminFamily;
+  for (const family of families) {
+    for (const prefix of family.prefixes) if (path.startsWith(prefix)) return family;
+  }
+  return adminFamily;
 }
 
 /** Strict-Transport-Security for answers sent over HTTPS: a year, this host only. */
@@ -107,7 +110,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     c.set("requestId", requestId);
     c.set("services", services);
     // A request without a body goes to the route without the body guards' async step.
-    await observe(c, () => c.req.raw.body ? withBody(c, next) : next());
+    await observe(c, c.req.raw.body ? () => withBody(c, next) : next);
     const headers = c.res.headers;
     headers.set("X-Request-Id", requestId);
     // No answer is content-sniffed into another type (an HTML page, a JSON error, an asset), and

@@ -28,6 +28,35 @@ function shortened(segment: string): string {
   return `${segment.slice(0, PREFIX)}…`;
 }
 
+/** Whether some segment of `path` is longer than LONG_SEGMENT (without splitting it). */
+function hasLongSegment(path: string): boolean {
+  if (path.length <= LONG_SEGMENT) return false;
+  let start = 0;
+  for (;;) {
+    const end = path.indexOf("/", start);
+    if ((end === -1 ? path.length : end) - start > LONG_SEGMENT) return true;
+    if (end === -1) return false;
+    start = end + 1;
+  }
+}
+
+// Per route template, the positions of its secret parameters (null for none): templates are the
+// app's registered routes, a fixed set, so this is worked out once per route.
+const secretPositions = new Map<string, number[] | null>();
+
+function secretPositionsOf(route: string): number[] | null {
+  let positions = secretPositions.get(route);
+  if (positions === undefined) {
+    const found: number[] = [];
+    route.split("/").forEach((name, i) => {
+      if (name.startsWith(":") && SECRET_PARAMS.has(name.slice(1))) found.push(i);
+    });
+    positions = found.length > 0 ? found : null;
+    if (secretPositions.size < 10_000) secretPositions.set(route, positions);
+  }
+  return positions;
+}
+
 /**
  * The request's path as it may be logged: a secret path parameter of the matched route (the
  * device token of `/push/devices/{appid}/{token}`) is cut to its first characters, and so is any
@@ -35,16 +64,15 @@ function shortened(segment: string): string {
  */
 export function loggedPath(c: Context, route: string): string {
   const path = c.req.path;
-  const segments = path.split("/");
   if (route === "unmatched") {
-    if (!segments.some((s) => s.length > LONG_SEGMENT)) return path;
-    return segments.map((s) => s.length > LONG_SEGMENT ? shortened(s) : s).join("/");
+    if (!hasLongSegment(path)) return path;
+    return path.split("/").map((s) => s.length > LONG_SEGMENT ? shortened(s) : s).join("/");
   }
-  const names = route.split("/");
-  if (!names.some((n) => n.startsWith(":") && SECRET_PARAMS.has(n.slice(1)))) return path;
-  return segments.map((s, i) =>
-    names[i]?.startsWith(":") && SECRET_PARAMS.has(names[i].slice(1)) ? shortened(s) : s
-  ).join("/");
+  const positions = secretPositionsOf(route);
+  if (positions === null) return path;
+  const segments = path.split("/");
+  for (const i of positions) if (i < segments.length) segments[i] = shortened(segments[i]);
+  return segments.join("/");
 }
 
 // Result codes of the moderation families travel in a 200 body; read them from the body.
@@ -84,8 +112,8 @@ export function utf8Length(text: string): number {
 }
 
 interface Made {
-  res?: Response;
-  text?: string;
+  res: Response;
+  text: string;
   /** The text's UTF-8 length when already known (an answer rendered once, JsonText). */
   size?: number;
 }
@@ -127,7 +155,10 @@ const JSON_TYPE = { "Content-Type": "application/json" };
 export class JsonText {
   #size?: number;
 
-  constructor(readonly text: string) {}
+  /** `size`, when given, is the text's UTF-8 size counted before (a cached page's). */
+  constructor(readonly text: string, size?: number) {
+    this.#size = size;
+  }
 
   /** The text's length in UTF-8, counted once (a cached answer is counted when first sent). */
   get size(): number {
@@ -140,29 +171,35 @@ export class JsonText {
   }
 }
 
-function sizedJson(c: Context, made: Made) {
-  c.json = ((object: unknown, arg?: number | ResponseInit, headers?: Record<string, string>) => {
-    const rendered = object instanceof JsonText ? object : undefined;
-    const text = rendered ? rendered.text : JSON.stringify(object);
-    const res = (c.newResponse as NewResponse)(
-      text,
-      arg,
-      headers ? { ...JSON_TYPE, ...headers } : JSON_TYPE,
-    );
-    made.res = res;
-    made.text = text;
-    made.size = rendered?.size;
-    return res;
-  }) as typeof c.json;
+const MADE = Symbol("the answer made by c.json");
+type Observed = Context & { [MADE]?: Made };
+
+// One function for every request (no closure per request): it is installed as the context's
+// c.json and always called as a method of that context.
+function observedJson(
+  this: Observed,
+  object: unknown,
+  arg?: number | ResponseInit,
+  headers?: Record<string, string>,
+): Response {
+  const rendered = object instanceof JsonText ? object : undefined;
+  const text = rendered ? rendered.text : JSON.stringify(object);
+  const res = (this.newResponse as NewResponse)(
+    text,
+    arg,
+    headers ? { ...JSON_TYPE, ...headers } : JSON_TYPE,
+  );
+  this[MADE] = { res, text, size: rendered?.size };
+  return res;
 }
 
 /** The request-log and request-metrics middleware. */
 export function observeRequests(familyOf: (path: string) => Family): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
-    const made: Made = {};
-    sizedJson(c, made);
+    c.json = observedJson as typeof c.json;
     await next();
+    const made = (c as Observed)[MADE];
     const s = c.get("services");
     const ms = performance.now() - started;
     const family = familyOf(c.req.path).name;
@@ -187,14 +224,19 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
       return;
     }
     // A body made by c.json is measured from its text, without waiting on anything.
-    const { size, body } = made.res === c.res && made.text !== undefined
-      ? { size: made.size ?? utf8Length(made.text), body: made.text }
-      : await measureBody(c);
+    let size: number | undefined;
+    let body: string | Uint8Array | undefined;
+    if (made !== undefined && made.res === c.res) {
+      size = made.size ?? utf8Length(made.text);
+      body = made.text;
+    } else {
+      ({ size, body } = await measureBody(c));
+    }
     let errorCode = errorCodeNow;
     if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(body);
     const app = c.get("app");
     const key = c.get("apiKey");
-    s.log[level]("request", {
+    const fields: Record<string, unknown> = {
       requestId: c.get("requestId"),
       method,
       route,
@@ -207,9 +249,10 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
       keyId: key?.keyId,
       size,
       errorCode,
-      ...(level !== "info"
-        ? { cause: c.get("errorCause") ?? (ms >= cfg.LOG_SLOW_MS ? "slow" : undefined) }
-        : {}),
-    });
+    };
+    if (level !== "info") {
+      fields.cause = c.get("errorCause") ?? (ms >= cfg.LOG_SLOW_MS ? "slow" : undefined);
+    }
+    s.log[level]("request", fields);
   };
 }

@@ -62,6 +62,8 @@ interface KeyRow {
   gameIndex: number;
   scopes: ApiScope[];
   revoked: boolean;
+  /** What admitKey answers for this row (made on first use). */
+  principal?: ApiKeyPrincipal;
 }
 const keyRows = new WeakMap<object, LruCache<string, KeyRow>>();
 const keyLoads = new WeakMap<object, Map<string, Promise<KeyRow>>>();
@@ -130,15 +132,25 @@ export function verifiedApiKey(
 }
 
 function admitKey(row: KeyRow, key: SigningKey, scope: ApiScope): ApiKeyPrincipal {
-  const kid = row.kid;
-  if (!key.publicJwks.some((k) => k.kid === kid)) {
+  if (!signedBy(key, row.kid)) {
     throw new DomainError("unauthorized", "INVALID_API_KEY", "API key invalid");
   }
   if (row.revoked) throw new DomainError("unauthorized", "API_KEY_REVOKED", "API key revoked");
   if (!row.scopes.includes(scope)) {
     throw new DomainError("forbidden", "SCOPE_MISSING", `API key lacks the ${scope} scope`);
   }
-  return { keyId: row.keyId, gameIndex: row.gameIndex, scopes: row.scopes };
+  // One principal per row read (read-only for the routes), not one per request.
+  return row.principal ??= Object.freeze({
+    keyId: row.keyId,
+    gameIndex: row.gameIndex,
+    scopes: row.scopes,
+  });
+}
+
+/** Whether `kid` names one of the accepted signing keys. */
+function signedBy(key: SigningKey, kid: string): boolean {
+  for (const jwk of key.publicJwks) if (jwk.kid === kid) return true;
+  return false;
 }
 
 async function loadKeyRow(db: Sql, token: string): Promise<KeyRow> {

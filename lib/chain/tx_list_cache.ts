@@ -26,10 +26,19 @@ interface Generations {
   apps: Map<string, number>;
 }
 
-interface Entry {
-  json: string;
+/** A page held in the cache. */
+export interface CachedPage {
+  readonly json: string;
+  /** The text's UTF-8 size, noted by the caller that first needs it (the request line). */
+  size?: number;
+}
+
+interface Entry extends CachedPage {
   /** The write counters of the app when the page was read: `${all}:${app}`. */
   version: string;
+  /** The same counters as numbers (compared on every hit without making the string). */
+  all: number;
+  app: number;
 }
 
 const pages = new WeakMap<object, LruCache<string, Entry>>();
@@ -64,6 +73,22 @@ export function txRecordsChanged(db: Sql, appid?: string): void {
 }
 
 /**
+ * The page readTxList would answer from this instance's cache at `nowMs` (same key, same bounds),
+ * without waiting for anything; undefined when it has to be read (readTxList).
+ */
+export function cachedTxList(
+  db: Sql,
+  appid: string,
+  key: string,
+  nowMs: number,
+): CachedPage | undefined {
+  const hit = pages.get(db)?.get(`${appid}\n${key}`, nowMs);
+  if (!hit) return undefined;
+  const g = generationsOf(db);
+  return hit.all === g.all && hit.app === (g.apps.get(appid) ?? 0) ? hit : undefined;
+}
+
+/**
  * A page of the app's list as JSON text: from this instance's cache when it is younger than
  * `ttlMs` and no write of this instance has touched the app's records since, else from `load`.
  * `key` names the page (every query parameter); `nowMs` is the wall clock unless given.
@@ -77,6 +102,8 @@ export async function readTxList(
 ): Promise<string> {
   if (options.ttlMs <= 0) return await load();
   const g = generationsOf(db);
+  const all = g.all;
+  const app = g.apps.get(appid) ?? 0;
   const version = versionOf(g, appid);
   const id = `${appid}\n${key}`;
   const cache = cacheFor(pages, db, LIST_CACHE_SIZE, LIST_CACHE_CHARS);
@@ -94,7 +121,7 @@ export async function readTxList(
     pending = load().then((json) => {
       // Stored only if no write of this instance came between the read's start and its answer.
       if (versionOf(g, appid) === version) {
-        cache.set(id, { json, version }, started + options.ttlMs, json.length);
+        cache.set(id, { json, version, all, app }, started + options.ttlMs, json.length);
       }
       return json;
     }).finally(() => waiting.delete(flight));

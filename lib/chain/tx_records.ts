@@ -3,7 +3,7 @@ import type { Sql } from "../db/port.ts";
 import { DbError } from "../db/port.ts";
 import { DomainError } from "../errors.ts";
 import { type PageMeta, pageMeta } from "../contracts.ts";
-import { readTxList, txRecordsChanged } from "./tx_list_cache.ts";
+import { type CachedPage, cachedTxList, readTxList, txRecordsChanged } from "./tx_list_cache.ts";
 
 /** A transaction record as the list shows it. */
 export interface TxRecord {
@@ -128,6 +128,31 @@ export interface TxListQuery {
   cursor?: string;
 }
 
+/** The page's name in the list cache: every parameter that shapes it besides the app. */
+export function txPageKey(q: Omit<TxListQuery, "appid">): string {
+  return JSON.stringify([
+    q.network,
+    q.playerId ?? null,
+    q.startDate ?? null,
+    q.endDate ?? null,
+    q.cursor ?? null,
+    q.page,
+    q.limit,
+  ]);
+}
+
+/**
+ * The page listTransactionsJson would answer from this instance's cache at `nowMs`, without
+ * waiting for anything (its text is the wrapped answer); undefined when it must be read.
+ */
+export function cachedTransactionsJson(
+  db: Sql,
+  q: TxListQuery,
+  nowMs: number,
+): CachedPage | undefined {
+  return cachedTxList(db, q.appid, txPageKey(q), nowMs);
+}
+
 /**
  * The page `listTransactions` gives, as JSON text, reused per instance for `ttlMs` (see
  * tx_list_cache.ts for the bounds). With `wrap` the text kept and returned is `wrap(page)` (the
@@ -140,20 +165,10 @@ export async function listTransactionsJson(
   options: { ttlMs: number; wrap?: (json: string) => string },
 ): Promise<string> {
   const wrap = options.wrap ?? ((json: string) => json);
-  // The page's name: every parameter that shapes it besides the app.
-  const page = JSON.stringify([
-    q.network,
-    q.playerId ?? null,
-    q.startDate ?? null,
-    q.endDate ?? null,
-    q.cursor ?? null,
-    q.page,
-    q.limit,
-  ]);
   return await readTxList(
     db,
     q.appid,
-    page,
+    txPageKey(q),
     async () => wrap(JSON.stringify(await listTransactions(db, q))),
     options,
   );

@@ -10,6 +10,7 @@ import { parseAuthorization } from "../auth.ts";
 
 /** Maps an x-network value to a network; `ploygon` (the spec's misspelling) means polygon. */
 export function parseNetwork(value: string | undefined): Network | null {
+  if (value === "polygon" || value === "xpla") return value;
   switch (value?.trim().toLowerCase()) {
     case "polygon":
     case "ploygon":

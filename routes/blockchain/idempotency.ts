@@ -26,8 +26,10 @@ const WAIT_MS = 10_000;
  * concern (a read, or no key) goes on without an async step of its own.
  */
 export const idempotency: MiddlewareHandler<AppEnv> = (c, next) => {
+  const method = c.req.method;
+  if (method !== "POST" && method !== "PATCH") return next();
   const key = c.req.header("idempotency-key");
-  if (key === undefined || (c.req.method !== "POST" && c.req.method !== "PATCH")) return next();
+  if (key === undefined) return next();
   return keyed(c, next, key);
 };
 

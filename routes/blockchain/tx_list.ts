@@ -2,10 +2,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { chainOkJsonText } from "./envelope.ts";
-import { JsonText } from "../observe.ts";
+import { JsonText, utf8Length } from "../observe.ts";
 import { readQuery, registerRead } from "../read_params.ts";
 import { chainOkResponse, pageMetaSchema, pageQuery } from "./schemas.ts";
-import { listTransactionsJson } from "../../lib/chain/tx_records.ts";
+import { cachedTransactionsJson, listTransactionsJson } from "../../lib/chain/tx_records.ts";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be yyyy-mm-dd").refine(
   (d) =>
@@ -49,13 +49,16 @@ const route = createRoute({
 
 /** Registers the route (query checked in the handler: routes/read_params.ts). */
 export function registerTxList(app: OpenAPIHono<AppEnv>) {
-  registerRead(app, route, async (c) => {
+  // A page in the cache is answered without an async step, its UTF-8 size counted once per page.
+  registerRead(app, route, (c) => {
     const s = c.get("services");
-    const text = await listTransactionsJson(s.db, {
-      appid: c.get("app").appid,
-      network: c.get("network"),
-      ...readQuery(c, query),
-    }, { ttlMs: s.config.TX_LIST_CACHE_MS, wrap: chainOkJsonText });
-    return c.json(new JsonText(text), 200);
+    const q = { appid: c.get("app").appid, network: c.get("network"), ...readQuery(c, query) };
+    const ttlMs = s.config.TX_LIST_CACHE_MS;
+    const cached = ttlMs > 0 ? cachedTransactionsJson(s.db, q, Date.now()) : undefined;
+    if (cached) {
+      return c.json(new JsonText(cached.json, cached.size ??= utf8Length(cached.json)), 200);
+    }
+    return listTransactionsJson(s.db, q, { ttlMs, wrap: chainOkJsonText })
+      .then((text) => c.json(new JsonText(text), 200));
   });
 }

@@ -21,10 +21,10 @@ import {
   verifyApiKey,
 } from "../../lib/auth/api_keys.ts";
 import { verifiedAppToken } from "../../lib/auth/tokens.ts";
-import { requireApiKey } from "../../routes/auth.ts";
+import { parseAuthorization, requireApiKey } from "../../routes/auth.ts";
 import { requireAppToken } from "../../routes/blockchain/auth.ts";
 import { idempotency } from "../../routes/blockchain/idempotency.ts";
-import { listTransactions } from "../../lib/chain/tx_records.ts";
+import { cachedTransactionsJson, listTransactions } from "../../lib/chain/tx_records.ts";
 import { txRecordsChanged } from "../../lib/chain/tx_list_cache.ts";
 import { itemStateAnswer } from "../../routes/items/get_request.ts";
 import { chainOkJsonText } from "../../routes/blockchain/envelope.ts";
@@ -238,4 +238,69 @@ Deno.test("item read: a cached state is answered from the cache as readItemReque
   assert.equal(cachedItemRequest(services.db, key, Date.now() + 5_000), undefined);
   forgetItemStates(services.db, [key]);
   assert.equal(cachedItemRequest(services.db, key, Date.now()), undefined);
+});
+
+Deno.test("authorization header: the usual `Bearer <token>` form parses as the general pattern does", () => {
+  // The general pattern (scheme case-insensitive, one token, whitespace around ignored).
+  const general = (header: string | undefined) => {
+    if (!header || !header.trim()) return null;
+    const m = /^\s*(\S+)(?:\s+(\S+))?\s*$/.exec(header);
+    if (!m) return { scheme: "", token: "" };
+    return { scheme: m[1].toLowerCase(), token: m[2] ?? "" };
+  };
+  const headers = [
+    undefined,
+    "",
+    " ",
+    "Bearer",
+    "Bearer ",
+    "Bearer abc.def-ghi_jkl",
+    "Bearer  abc",
+    "Bearer abc ",
+    "Bearer abc def",
+    "Bearer abc\tdef",
+    "Bearer abc\u00a0",
+    "Bearer \u00a0abc",
+    "bearer abc",
+    "BEARER abc",
+    " Bearer abc",
+    "Basic dXNlcjpwYXNz",
+    "Bearerabc",
+  ];
+  for (const header of headers) {
+    assert.deepEqual(parseAuthorization(header), general(header), JSON.stringify(header));
+  }
+});
+
+Deno.test("cached API key: one principal per cached row, read-only", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("one principal");
+  const { apiKey } = await t.apiKey(["items", "otp"]);
+  const first = await verifyApiKey(services.db, services.signingKey, apiKey, "items");
+  const again = verifiedApiKey(services.db, services.signingKey, apiKey, "otp");
+  assert.equal(again, first, "the same object for every request and scope");
+  assert.ok(Object.isFrozen(first));
+  assert.equal(first.gameIndex, t.gameIndex);
+  assert.deepEqual([...first.scopes].sort(), ["items", "otp"]);
+});
+
+Deno.test("transaction list: a cached page is answered from the cache with its size counted once", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("list size once");
+  await seedChainTxs(services.db, { appid: t.appid, gameIndex: t.gameIndex, rows: 3 });
+  const q = { appid: t.appid, network: "polygon", page: 1, limit: 20 };
+  assert.equal(cachedTransactionsJson(services.db, q, Date.now()), undefined);
+  const read = async () => {
+    const res = await call("GET", "/service/v1/tx", { headers: t.chainHeaders });
+    assert.equal(res.status, 200);
+    return await res.text();
+  };
+  const first = await read();
+  const page = cachedTransactionsJson(services.db, q, Date.now());
+  assert.equal(page?.json, first, "the page held is the answer");
+  assert.equal(await read(), first, "answered from the cache");
+  assert.equal(page?.size, new TextEncoder().encode(first).byteLength, "its size noted once");
+  assert.equal(cachedTransactionsJson(services.db, { ...q, limit: 10 }, Date.now()), undefined);
+  txRecordsChanged(services.db, t.appid);
+  assert.equal(cachedTransactionsJson(services.db, q, Date.now()), undefined);
 });

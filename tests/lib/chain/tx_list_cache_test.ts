@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { appWith, seedTenant, testEnv } from "../../harness.ts";
 import type { Sql } from "../../../lib/db/port.ts";
-import { readTxList, txRecordsChanged } from "../../../lib/chain/tx_list_cache.ts";
+import { cachedTxList, readTxList, txRecordsChanged } from "../../../lib/chain/tx_list_cache.ts";
 import { insertRecord } from "../../../lib/chain/tx_insert.ts";
 
 /** A database handle of its own, so a cache and write counters of its own. */
@@ -159,4 +159,28 @@ Deno.test("tx list: a record written by this instance is listed at once; one wri
   const res = await uncached.request("/service/v1/tx", { headers: t.chainHeaders });
   const ids = (await res.json()).data.transactions.map((x: { requestId: string }) => x.requestId);
   assert.deepEqual(ids, [`${t.appid}-elsewhere`, `${t.appid}-own`], "TX_LIST_CACHE_MS=0 reads");
+});
+
+Deno.test("tx list cache: cachedTxList answers what readTxList would from the cache, and nothing else", async () => {
+  const db = await ownDb();
+  const { state, load } = counter();
+  const t = 5_000_000;
+  const opts = { ttlMs: 1_000, nowMs: t };
+  assert.equal(cachedTxList(db, "app", "p", t), undefined, "nothing read yet");
+  await readTxList(db, "app", "p", load, opts);
+  assert.equal(cachedTxList(db, "app", "p", t + 999)?.json, "v1");
+  assert.equal(cachedTxList(db, "app", "q", t + 999), undefined, "another page");
+  assert.equal(cachedTxList(db, "other", "p", t + 999), undefined, "another app");
+  assert.equal(cachedTxList(db, "app", "p", t + 1_000), undefined, "past the bound");
+  await readTxList(db, "app", "p", load, opts);
+  txRecordsChanged(db, "other");
+  assert.equal(cachedTxList(db, "app", "p", t)?.json, "v1", "another app's write");
+  txRecordsChanged(db, "app");
+  assert.equal(cachedTxList(db, "app", "p", t), undefined, "this app's write");
+  state.version = "v2";
+  await readTxList(db, "app", "p", load, opts);
+  assert.equal(cachedTxList(db, "app", "p", t)?.json, "v2");
+  txRecordsChanged(db);
+  assert.equal(cachedTxList(db, "app", "p", t), undefined, "a write of any app");
+  assert.equal(cachedTxList(await ownDb(), "app", "p", t), undefined, "another instance");
 });
