@@ -24,7 +24,7 @@ import { itemsRoutes } from "./items/mod.ts";
 import { promotionRoutes } from "./promotion/mod.ts";
 import { systemRoutes } from "./system/mod.ts";
 import { registerDocs } from "./system/docs.ts";
-import { observeRequests } from "./observe.ts";
+import { requestObserver } from "./observe.ts";
 import { consoleFamily } from "./console/envelope.tsx";
 import { consoleRoutes } from "./console/mod.ts";
 import { guardBodyReads } from "./body_read.ts";
@@ -74,7 +74,7 @@ async function renderFailure(err: Error, c: Context): Promise<Response> {
 /** Builds the application around its services. */
 export function createApp(services: Services): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ router: new SegmentRouter() });
-  const observe = observeRequests(familyOf);
+  const observe = requestObserver(familyOf);
   // Chat and text batches carry up to 1,000 encrypted messages of up to 2 KB (5 KB for texts)
   // each, so their paths get the larger batch limit; everything else the general one.
   const tooLarge = () => {
@@ -102,15 +102,18 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
       c.res = await renderFailure(err, c);
     }
   };
-  // One middleware in front of every route (request id, request line and metrics, body guards):
-  // each middleware layer costs every request a dispatch step.
+  // One middleware in front of every route (request id, request line and metrics, body guards,
+  // security headers): each middleware layer or async function costs every request a step.
   app.use("*", async (c, next) => {
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     c.set("requestId", requestId);
     c.set("services", services);
+    const started = observe.begin(c);
     // A request without a body goes to the route without the body guards' async step.
-    await observe(c, c.req.raw.body ? () => withBody(c, next) : next);
+    await (c.req.raw.body ? withBody(c, next) : next());
+    const observed = observe.end(c, started);
+    if (observed) await observed;
     const headers = c.res.headers;
     headers.set("X-Request-Id", requestId);
     // No answer is content-sniffed into another type (an HTML page, a JSON error, an asset), and

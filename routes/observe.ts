@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import type { AppEnv, Family } from "./env.ts";
+import type { AppEnv, AppVariables, Family } from "./env.ts";
 import { methodLabel } from "../lib/metrics.ts";
 
 /** The route template a request matched ("unmatched" when no route did). */
@@ -195,10 +195,26 @@ function observedJson(
 
 /** The request-log and request-metrics middleware. */
 export function observeRequests(familyOf: (path: string) => Family): MiddlewareHandler<AppEnv> {
+  const observer = requestObserver(familyOf);
   return async (c, next) => {
-    const started = performance.now();
-    c.json = observedJson as typeof c.json;
+    const started = observer.begin(c);
     await next();
+    await observer.end(c, started);
+  };
+}
+
+/**
+ * The request observer in two halves, for a middleware that does other work around it without a
+ * second async layer: `begin` before the route (returns the start time), `end` after it (counts
+ * the request and writes its line; a promise only when the answer's size must be read from a
+ * body not made by c.json).
+ */
+export function requestObserver(familyOf: (path: string) => Family) {
+  const begin = (c: Context<AppEnv>): number => {
+    c.json = observedJson as typeof c.json;
+    return performance.now();
+  };
+  const end = (c: Context<AppEnv>, started: number): void | Promise<void> => {
     const made = (c as Observed)[MADE];
     const s = c.get("services");
     const ms = performance.now() - started;
@@ -208,10 +224,10 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
     const method = c.req.method;
     s.metrics.http.observe(family, route, method, status, ms / 1000);
     const cfg = s.config;
-    const errorCodeNow = c.get("errorCode") as string | undefined;
+    const errorCode = c.get("errorCode") as string | undefined;
     s.analytics?.writeDataPoint({
       indexes: [family],
-      blobs: [route, methodLabel(method), String(status), errorCodeNow ?? ""],
+      blobs: [route, methodLabel(method), String(status), errorCode ?? ""],
       doubles: [ms, status],
     });
     // A 500 is a bug (error); 502/503/504 say a dependency is down or refused (warn).
@@ -224,35 +240,51 @@ export function observeRequests(familyOf: (path: string) => Family): MiddlewareH
       return;
     }
     // A body made by c.json is measured from its text, without waiting on anything.
-    let size: number | undefined;
-    let body: string | Uint8Array | undefined;
     if (made !== undefined && made.res === c.res) {
-      size = made.size ?? utf8Length(made.text);
-      body = made.text;
-    } else {
-      ({ size, body } = await measureBody(c));
+      const size = made.size ?? utf8Length(made.text);
+      writeLine(c, s, ms, family, route, status, method, level, errorCode, size, made.text);
+      return;
     }
-    let errorCode = errorCodeNow;
-    if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(body);
-    const app = c.get("app");
-    const key = c.get("apiKey");
-    const fields: Record<string, unknown> = {
-      requestId: c.get("requestId"),
-      method,
-      route,
-      path: loggedPath(c, route),
-      status,
-      durationMs: Math.round(ms * 10) / 10,
-      family,
-      gameIndex: app?.gameIndex ?? key?.gameIndex,
-      appid: app?.appid,
-      keyId: key?.keyId,
-      size,
-      errorCode,
-    };
-    if (level !== "info") {
-      fields.cause = c.get("errorCause") ?? (ms >= cfg.LOG_SLOW_MS ? "slow" : undefined);
-    }
-    s.log[level]("request", fields);
+    return measureBody(c).then(({ size, body }) =>
+      writeLine(c, s, ms, family, route, status, method, level, errorCode, size, body)
+    );
   };
+  return { begin, end };
+}
+
+/** Writes the request line (errorCode: the one rendered, if any; size and body: the answer's). */
+function writeLine(
+  c: Context<AppEnv>,
+  s: AppVariables["services"],
+  ms: number,
+  family: string,
+  route: string,
+  status: number,
+  method: string,
+  level: "info" | "warn" | "error",
+  errorCode: string | undefined,
+  size: number | undefined,
+  body: string | Uint8Array | undefined,
+) {
+  if (!errorCode && (family === "chat" || family === "tads")) errorCode = resultCodeOf(body);
+  const app = c.get("app");
+  const key = c.get("apiKey");
+  const fields: Record<string, unknown> = {
+    requestId: c.get("requestId"),
+    method,
+    route,
+    path: loggedPath(c, route),
+    status,
+    durationMs: Math.round(ms * 10) / 10,
+    family,
+    gameIndex: app?.gameIndex ?? key?.gameIndex,
+    appid: app?.appid,
+    keyId: key?.keyId,
+    size,
+    errorCode,
+  };
+  if (level !== "info") {
+    fields.cause = c.get("errorCause") ?? (ms >= s.config.LOG_SLOW_MS ? "slow" : undefined);
+  }
+  s.log[level]("request", fields);
 }

@@ -1,4 +1,5 @@
 /** Mounts the blockchain family: token endpoints, then authenticated /service/v1 and /core/v1 routes. */
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { AppEnv } from "../env.ts";
 import { createFamilyApp } from "../env.ts";
 import { blockchainFamily } from "./envelope.ts";
@@ -18,13 +19,29 @@ import { registerTxList } from "./tx_list.ts";
 import { registerMultisig } from "./multisig.ts";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 
+/**
+ * Authentication, then (for the writes it concerns, POST and PATCH) the Idempotency-Key
+ * middleware, in one middleware layer: a read goes from the token check to its route.
+ */
+function thenIdempotency(authenticate: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const method = c.req.method;
+    return authenticate(c, method === "POST" || method === "PATCH" ? () => keyed(c, next) : next);
+  };
+}
+
+/** The Idempotency-Key middleware as a next step (its result awaited like a route's). */
+async function keyed(c: Context<AppEnv>, next: Next): Promise<void> {
+  // What a middleware layer returns becomes the answer unless one was made (Hono's compose).
+  const res = await idempotency(c, next);
+  if (res instanceof Response && !c.finalized) c.res = res;
+}
+
 /** Builds the blockchain sub-app. */
 export function blockchainRoutes(): OpenAPIHono<AppEnv> {
   const app = createFamilyApp(blockchainFamily);
-  app.use("/service/v1/*", requireAppToken({ appid: true }));
-  app.use("/core/v1/*", requireAppToken({ appid: false }));
-  app.use("/service/v1/*", idempotency);
-  app.use("/core/v1/*", idempotency);
+  app.use("/service/v1/*", thenIdempotency(requireAppToken({ appid: true })));
+  app.use("/core/v1/*", thenIdempotency(requireAppToken({ appid: false })));
   registerAuthToken(app);
   registerContractsByOwner(app);
   registerNftMint(app);

@@ -304,3 +304,31 @@ Deno.test("transaction list: a cached page is answered from the cache with its s
   txRecordsChanged(services.db, t.appid);
   assert.equal(cachedTransactionsJson(services.db, q, Date.now()), undefined);
 });
+
+Deno.test("hot reads: one middleware layer between the app's own and the route", async () => {
+  const app = await appWith();
+  // What runs for a request, in order, up to its route (later entries never run once it answers).
+  const layers = (method: string, path: string) => {
+    const [handlers] = app.router.match(method, path) as unknown as [
+      [[unknown, { method: string; path: string }]][],
+    ];
+    const routes = handlers.map(([[, r]]) => `${r.method} ${r.path}`);
+    return routes.slice(0, routes.findIndex((r) => !r.startsWith("ALL ")) + 1);
+  };
+  assert.deepEqual(layers("GET", "/service/v1/tx"), [
+    "ALL /*",
+    "ALL /service/v1/*",
+    "GET /service/v1/tx",
+  ]);
+  assert.deepEqual(layers("GET", "/items/v1/requests/x"), [
+    "ALL /*",
+    "ALL /items/v1/*",
+    "GET /items/v1/requests/:transactionId",
+  ]);
+  // Writes under /service/v1 and /core/v1 still go through the Idempotency-Key middleware, in the
+  // same layer as the token check (tests/routes/blockchain/idempotency_test.ts).
+  assert.deepEqual(layers("POST", "/service/v1/nft/0xabc/mint").slice(0, 2), [
+    "ALL /*",
+    "ALL /service/v1/*",
+  ]);
+});
