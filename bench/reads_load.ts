@@ -7,7 +7,12 @@
  * bytes) for every path measured.
  *
  *   deno run -A bench/reads_load.ts embedded|real|real:tcp [--rounds 5] [--seconds 5]
- *     [--only name,...]
+ *     [--only name,...] [--baseline <checkout>]
+ *
+ * `--baseline` names another checkout of the product (an older commit, with its node_modules):
+ * its bench/serve_reads.ts is started too (on the same stores, seeding its own tenants) and each
+ * cached read is measured on it in the same rounds, so a change is compared with what it replaced
+ * and with the reference in one run.
  *
  * Targets: the API-key item read of one polled id, the same read over 1,000 ids at random
  * (every id's answer is in the service's state cache after the warm-up; the reference holds all
@@ -29,6 +34,7 @@ const tier = tierArg();
 const rounds = Number(cliFlag("rounds") ?? 5);
 const seconds = Number(cliFlag("seconds") ?? 5);
 const only = cliFlag("only")?.split(",");
+const baselineDir = cliFlag("baseline");
 const IDS = 1_000;
 
 async function answer(url: string, headers?: Record<string, string>) {
@@ -78,15 +84,22 @@ async function main() {
   const barePort = freePort();
   await spawnDeno(["bench/bare_hono.ts", String(barePort)]);
 
+  let baseline: ServedReads | undefined;
+  if (baselineDir) {
+    const baselineFile = await Deno.makeTempFile({ suffix: ".json" });
+    await spawnDeno(["bench/serve_reads.ts", String(IDS), baselineFile], baselineDir);
+    baseline = JSON.parse(await Deno.readTextFile(baselineFile)) as ServedReads;
+  }
   const first = s.transactionIds[0];
   const paths = s.transactionIds.map((id) => `/items/v1/requests/${id}`);
-  const pairs: [Target, Target][] = ([
+  const pairs: [Target, Target, Target?][] = ([
     ["item read, API key, polled id", `/items/v1/requests/${first}`, key, undefined],
     ["item read, API key, 1,000 ids at random", `/items/v1/requests/${first}`, key, paths],
     ["GET /service/v1/tx, JWT, 20 of 100 rows", "/service/v1/tx", s.chainHeaders, undefined],
-  ] as const).map(([name, path, headers, paths]) => [
+  ] as const).map(([name, path, headers, paths], i) => [
     { name: `service: ${name}`, url: `${s.base}${path}`, headers, paths: paths as string[] },
     { name: `reference: ${name}`, url: `${ref}${path}`, headers, paths: paths as string[] },
+    baseline && baselineTarget(baseline, i, `baseline (${baselineDir}): ${name}`),
   ]);
   // The uncached item read against the bare route running its query on the same pool (both in
   // a process of their own: bench/serve_reads.ts uncached), on the real tiers.
@@ -128,7 +141,7 @@ async function main() {
   }
   // Warm-up (JIT, caches) of every target.
   const bare: Target = { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` };
-  for (const t of [bare, ...measured.flat()]) await runWrk(t, 1);
+  for (const t of [bare, ...measured.flat()]) if (t) await runWrk(t, 1);
   const loadBefore = uptime();
   const results = new Map<string, Run[]>();
   const record = (t: Target, r: Run) => {
@@ -138,14 +151,19 @@ async function main() {
   const ratios = new Map<string, number[]>();
   for (let r = 0; r < rounds; r++) {
     record(bare, await runWrk(bare, seconds));
-    for (const [svc, refT] of measured) {
-      const order = r % 2 === 0 ? [svc, refT] : [refT, svc];
+    for (const [svc, refT, base] of measured) {
+      const order = base
+        ? [[svc, refT, base], [refT, base, svc], [base, svc, refT]][r % 3]
+        : r % 2 === 0
+        ? [svc, refT]
+        : [refT, svc];
       const got = new Map<Target, Run>();
       for (const t of order) got.set(t, await runWrk(t, seconds));
-      record(svc, got.get(svc)!);
-      record(refT, got.get(refT)!);
-      if (!ratios.has(svc.name)) ratios.set(svc.name, []);
-      ratios.get(svc.name)!.push(got.get(svc)!.rps / got.get(refT)!.rps);
+      for (const t of order) record(t, got.get(t)!);
+      for (const t of base ? [svc, base] : [svc]) {
+        if (!ratios.has(t.name)) ratios.set(t.name, []);
+        ratios.get(t.name)!.push(got.get(t)!.rps / got.get(refT)!.rps);
+      }
     }
   }
   const loadAfter = uptime();
@@ -168,11 +186,21 @@ async function main() {
     );
   };
   row(bare, "—");
-  for (const [svc, refT] of measured) {
+  for (const [svc, refT, base] of measured) {
     row(refT, "1.00");
-    const rs = ratios.get(svc.name)!;
-    row(svc, `**${median(rs).toFixed(2)}** (rounds ${rs.map((x) => x.toFixed(2)).join(", ")})`);
+    for (const t of base ? [base, svc] : [svc]) {
+      const rs = ratios.get(t.name)!;
+      row(t, `**${median(rs).toFixed(2)}** (rounds ${rs.map((x) => x.toFixed(2)).join(", ")})`);
+    }
   }
+}
+
+/** The baseline checkout's target for the `i`th cached read (same paths, its own tenants). */
+function baselineTarget(b: ServedReads, i: number, name: string): Target {
+  const key = { authorization: `Bearer ${b.apiKey}` };
+  const paths = b.transactionIds.map((id) => `/items/v1/requests/${id}`);
+  if (i === 2) return { name, url: `${b.base}/service/v1/tx`, headers: b.chainHeaders };
+  return { name, url: `${b.base}${paths[0]}`, headers: key, paths: i === 1 ? paths : undefined };
 }
 
 await runScript(main);

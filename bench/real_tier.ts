@@ -22,9 +22,10 @@ export function freePort(): number {
 }
 
 /** Spawns a Deno script (stopped by finish) and returns the first line it prints. */
-export async function spawnDeno(args: string[]): Promise<string> {
+export async function spawnDeno(args: string[], cwd?: string): Promise<string> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ...args],
+    cwd,
     stdout: "piped",
     stderr: "inherit",
     env: { RUST_BACKTRACE: "0" },

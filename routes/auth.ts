@@ -30,7 +30,18 @@ export function parseAuthorization(header: string | undefined) {
  */
 export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
   return (c, next) => {
-    const auth = parseAuthorization(c.req.header("authorization"));
+    const header = c.req.header("authorization");
+    const s = c.get("services");
+    // A key in the cache was presented as `Bearer <key>` before (keys hold no whitespace), so the
+    // header is looked up as it is first; anything else is parsed and checked in full below.
+    if (header !== undefined && header.startsWith("Bearer ")) {
+      const cached = verifiedApiKey(s.db, s.signingKey, header.slice(7), scope);
+      if (cached) {
+        c.set("apiKey", cached);
+        return next();
+      }
+    }
+    const auth = parseAuthorization(header);
     if (!auth) {
       throw new DomainError("unauthorized", "UNAUTHORIZED", "Authorization header missing");
     }
@@ -38,7 +49,6 @@ export function requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv> {
       throw new DomainError("forbidden", "FORBIDDEN", "authorization scheme must be Bearer");
     }
     if (!auth.token) throw new DomainError("unauthorized", "UNAUTHORIZED", "API key missing");
-    const s = c.get("services");
     const cached = verifiedApiKey(s.db, s.signingKey, auth.token, scope);
     if (cached) {
       c.set("apiKey", cached);

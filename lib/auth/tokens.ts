@@ -101,7 +101,9 @@ export async function verifyAppToken(
   if (hit) return { ...hit };
   const verified = await verifySignedToken(key, token, use, nowMs);
   // Refresh tokens are used once a day at most per app: only access tokens are worth keeping.
-  if (use === "access") {
+  // Only a token as a Bearer header carries it (no whitespace) is kept: the token middleware looks
+  // the header's text up as it is before parsing it (routes/blockchain/auth.ts).
+  if (use === "access" && !/\s/.test(token)) {
     cacheFor(verifiedTokens, key, VERIFIED_TOKEN_CACHE_SIZE).set(
       token,
       { use, verified: { ...verified } },

@@ -332,3 +332,27 @@ Deno.test("hot reads: one middleware layer between the app's own and the route",
     "ALL /service/v1/*",
   ]);
 });
+
+Deno.test("cached keys and tokens: a Bearer header is looked up as it is, anything else parsed in full", async () => {
+  const t = await seedTenant("header forms");
+  const { apiKey } = await t.apiKey(["items"]);
+  const item = (authorization: string) =>
+    callJson("GET", "/items/v1/requests/absent", { headers: { authorization } });
+  assert.equal((await item(`Bearer ${apiKey}`)).status, 404, "admitted (cached from now on)");
+  // Forms the parser reads as the same key are admitted; the others refused as before.
+  for (const form of [`Bearer  ${apiKey}`, `Bearer ${apiKey} `, `bearer ${apiKey}`]) {
+    assert.equal((await item(form)).status, 404, form.replace(apiKey, "<key>"));
+  }
+  const refused = await item(`Bearer ${apiKey} more`);
+  assert.equal(refused.status, 403);
+  assert.equal((refused.body as { code: number }).code, 4030);
+  assert.equal((await item(`Bearer ${apiKey}x`)).status, 401);
+
+  const tx = (authorization: string) =>
+    call("GET", "/service/v1/tx", { headers: { ...t.chainHeaders, authorization } });
+  const token = t.chainHeaders.authorization.slice(7);
+  assert.equal((await tx(`Bearer ${token}`)).status, 200);
+  assert.equal((await tx(`Bearer  ${token} `)).status, 200);
+  assert.equal((await tx(`Bearer ${token} more`)).status, 401);
+  assert.equal((await tx(`Bearer ${token}x`)).status, 401);
+});
