@@ -148,7 +148,7 @@ const KITCHEN = [
   "sunday",
   "sundays",
 ];
-// Crime news: the offender reported on, not a word said to someone.
+// Crime and legal news: the offender or the offence reported on, not a word said to someone.
 const CRIME_NEWS = [
   "jailed",
   "sentenced",
@@ -165,6 +165,22 @@ const CRIME_NEWS = [
   "victim",
   "victims",
   "ring",
+  "accused",
+  "charges",
+  "case",
+  "cases",
+  "crime",
+  "crimes",
+  "offence",
+  "offences",
+  "offense",
+  "offenses",
+  "law",
+  "laws",
+  "allegations",
+  "inquiry",
+  "survivor",
+  "survivors",
   "her _",
   "his _",
   "their _",
@@ -480,6 +496,14 @@ export const CURATION: Record<string, Curation> = {
       paedophiles: CRIME_NEWS,
       pedophile: CRIME_NEWS,
       pedophiles: CRIME_NEWS,
+      // Offences named in the news.
+      incest: CRIME_NEWS,
+      bestiality: CRIME_NEWS,
+      "date rape": CRIME_NEWS,
+      daterape: CRIME_NEWS,
+      porn: CRIME_NEWS,
+      porno: CRIME_NEWS,
+      pornography: CRIME_NEWS,
       // Latin "with" in finance and honours.
       cum: [
         "_ dividend",

@@ -165,6 +165,8 @@ Deno.test("other senses of an entry, told by the words around it", () => {
     "go die, nobody will miss you",
     "dirty spic",
     "you rapist",
+    "send porn",
+    "incest lol",
     "fuck the weather cock", // beside a definite match
   ]);
   assert.equal(mask("fuck that blue tit"), "**** that blue ***");
@@ -258,6 +260,10 @@ Deno.test("other senses told by kinds of words around the entry: dogs, kitchen, 
     "I need a cigarette, got a fag?",
     "Police name the paedophile jailed yesterday",
     "the court heard from her rapist",
+    "Teacher accused of incest appears in court", // offences named in legal news
+    "New law on child pornography passes",
+    "Date rape drug case reopened",
+    "Online porn age checks become law",
     "he sharpened it with a bastard file",
     "the bastard wing of the falcon",
     "records of bastardy in the parish",
@@ -275,6 +281,8 @@ Deno.test("other senses told by kinds of words around the entry: dogs, kitchen, 
     "fag",
     "you paedophile",
     "you rapist",
+    "send porn",
+    "incest lol",
     "you bastard",
     "go die",
     "kill yourself",
