@@ -122,37 +122,38 @@ const I64 = 1;
 const LEN = 2;
 const I32 = 5;
 
-/** Appends fields of one message; `finish` answers its bytes. */
+/**
+ * Writes the fields of one message into a single growing buffer. A length-delimited field reserves
+ * one length byte before its content and moves the content when the length needs more.
+ */
 class Writer {
-  #chunks: Uint8Array[] = [];
-  #length = 0;
-  #scratch: number[] = [];
+  #buf = new Uint8Array(1024);
+  #pos = 0;
 
-  #flush() {
-    if (this.#scratch.length === 0) return;
-    this.#push(Uint8Array.from(this.#scratch));
-    this.#scratch = [];
-  }
-
-  #push(chunk: Uint8Array) {
-    this.#chunks.push(chunk);
-    this.#length += chunk.length;
+  #ensure(n: number) {
+    if (this.#pos + n <= this.#buf.length) return;
+    const grown = new Uint8Array(Math.max(this.#buf.length * 2, this.#pos + n));
+    grown.set(this.#buf.subarray(0, this.#pos));
+    this.#buf = grown;
   }
 
   #varint(n: number) {
+    this.#ensure(10);
     while (n > 0x7f) {
-      this.#scratch.push((n & 0x7f) | 0x80);
+      this.#buf[this.#pos++] = (n & 0x7f) | 0x80;
       n = Math.floor(n / 128);
     }
-    this.#scratch.push(n);
+    this.#buf[this.#pos++] = n;
   }
 
   #varint64(n: bigint) {
+    if (n <= 0xffffffffn) return this.#varint(Number(n));
+    this.#ensure(10);
     while (n > 0x7fn) {
-      this.#scratch.push(Number(n & 0x7fn) | 0x80);
+      this.#buf[this.#pos++] = Number(n & 0x7fn) | 0x80;
       n >>= 7n;
     }
-    this.#scratch.push(Number(n));
+    this.#buf[this.#pos++] = Number(n);
   }
 
   #tag(field: number, wire: number) {
@@ -203,35 +204,75 @@ class Writer {
   /** A bool field. */
   bool(field: number, value: boolean): this {
     this.#tag(field, VARINT);
-    this.#scratch.push(value ? 1 : 0);
+    this.#varint(value ? 1 : 0);
     return this;
   }
 
-  /** A length-delimited field: bytes or an encoded message. */
+  /** A bytes field. */
   bytes(field: number, value: Uint8Array): this {
     this.#tag(field, LEN);
     this.#varint(value.length);
-    this.#flush();
-    if (value.length > 0) this.#push(value);
+    this.#ensure(value.length);
+    this.#buf.set(value, this.#pos);
+    this.#pos += value.length;
     return this;
   }
 
   /** A string field (UTF-8). */
   string(field: number, value: string): this {
-    return this.bytes(field, utf8Encoder.encode(value));
+    const at = this.#open(field);
+    this.#ensure(value.length * 3);
+    this.#pos += utf8Encoder.encodeInto(value, this.#buf.subarray(this.#pos)).written;
+    this.#close(at);
+    return this;
+  }
+
+  /** A nested message field: `write` writes its fields into this writer. */
+  message(field: number, write: () => void): this {
+    const at = this.#open(field);
+    write();
+    this.#close(at);
+    return this;
+  }
+
+  /** Writes the tag and reserves one length byte; answers where the length goes. */
+  #open(field: number): number {
+    this.#tag(field, LEN);
+    this.#ensure(1);
+    return this.#pos++;
+  }
+
+  /** Writes the length of what follows `at`, moving it when the length takes several bytes. */
+  #close(at: number) {
+    const len = this.#pos - at - 1;
+    if (len < 0x80) {
+      this.#buf[at] = len;
+      return;
+    }
+    let size = 1;
+    for (let n = len; n > 0x7f; n = Math.floor(n / 128)) size++;
+    this.#ensure(size - 1);
+    this.#buf.copyWithin(at + size, at + 1, this.#pos);
+    this.#pos += size - 1;
+    let n = len;
+    let i = at;
+    while (n > 0x7f) {
+      this.#buf[i++] = (n & 0x7f) | 0x80;
+      n = Math.floor(n / 128);
+    }
+    this.#buf[i] = n;
   }
 
   finish(): Uint8Array {
-    this.#flush();
-    if (this.#chunks.length === 1) return this.#chunks[0];
-    const out = new Uint8Array(this.#length);
-    let at = 0;
-    for (const c of this.#chunks) {
-      out.set(c, at);
-      at += c.length;
-    }
-    return out;
+    return this.#buf.slice(0, this.#pos);
   }
+}
+
+/** Encodes one message with its writer function. */
+function encode<T>(write: (w: Writer, m: T) => void, m: T): Uint8Array {
+  const w = new Writer();
+  write(w, m);
+  return w.finish();
 }
 
 /** Reads the fields of one message. */
@@ -335,11 +376,13 @@ function expectWire(field: number, wire: number, want: number) {
 
 // --- google.protobuf.Any -------------------------------------------------------------------
 
-export function encodeAny(m: Any): Uint8Array {
-  const w = new Writer();
+function writeAny(w: Writer, m: Any) {
   if (m.typeUrl !== "") w.string(1, m.typeUrl);
   if (m.value.length !== 0) w.bytes(2, m.value);
-  return w.finish();
+}
+
+export function encodeAny(m: Any): Uint8Array {
+  return encode(writeAny, m);
 }
 
 export function decodeAny(bytes: Uint8Array): Any {
@@ -355,11 +398,13 @@ export function decodeAny(bytes: Uint8Array): Any {
 
 // --- cosmos.base.v1beta1.Coin ------------------------------------------------------------------
 
-export function encodeCoin(m: Coin): Uint8Array {
-  const w = new Writer();
+function writeCoin(w: Writer, m: Coin) {
   if (m.denom !== "") w.string(1, m.denom);
   if (m.amount !== "") w.string(2, m.amount);
-  return w.finish();
+}
+
+export function encodeCoin(m: Coin): Uint8Array {
+  return encode(writeCoin, m);
 }
 
 export function decodeCoin(bytes: Uint8Array): Coin {
@@ -375,11 +420,13 @@ export function decodeCoin(bytes: Uint8Array): Coin {
 
 // --- google.protobuf.Timestamp -------------------------------------------------------------
 
-export function encodeTimestamp(m: Timestamp): Uint8Array {
-  const w = new Writer();
+function writeTimestamp(w: Writer, m: Timestamp) {
   if (m.seconds !== 0n) w.int64(1, m.seconds);
   if (m.nanos !== 0) w.int32(2, m.nanos);
-  return w.finish();
+}
+
+export function encodeTimestamp(m: Timestamp): Uint8Array {
+  return encode(writeTimestamp, m);
 }
 
 export function decodeTimestamp(bytes: Uint8Array): Timestamp {
@@ -395,13 +442,15 @@ export function decodeTimestamp(bytes: Uint8Array): Timestamp {
 
 // --- cosmwasm.wasm.v1.MsgExecuteContract ---------------------------------------------------
 
-export function encodeMsgExecuteContract(m: MsgExecuteContract): Uint8Array {
-  const w = new Writer();
+function writeMsgExecuteContract(w: Writer, m: MsgExecuteContract) {
   if (m.sender !== "") w.string(1, m.sender);
   if (m.contract !== "") w.string(2, m.contract);
   if (m.msg.length !== 0) w.bytes(3, m.msg);
-  for (const c of m.funds) w.bytes(5, encodeCoin(c));
-  return w.finish();
+  for (const c of m.funds) w.message(5, () => writeCoin(w, c));
+}
+
+export function encodeMsgExecuteContract(m: MsgExecuteContract): Uint8Array {
+  return encode(writeMsgExecuteContract, m);
 }
 
 export function decodeMsgExecuteContract(bytes: Uint8Array): MsgExecuteContract {
@@ -419,17 +468,20 @@ export function decodeMsgExecuteContract(bytes: Uint8Array): MsgExecuteContract 
 
 // --- cosmos.tx.v1beta1.TxBody --------------------------------------------------------------
 
-/** Encodes a TxBody; left-out fields take their defaults. */
-export function encodeTxBody(m: Partial<TxBody> & { messages: Any[] }): Uint8Array {
-  const w = new Writer();
-  for (const a of m.messages) w.bytes(1, encodeAny(a));
+function writeTxBody(w: Writer, m: Partial<TxBody> & { messages: Any[] }) {
+  for (const a of m.messages) w.message(1, () => writeAny(w, a));
   if (m.memo) w.string(2, m.memo);
   if (m.timeoutHeight !== undefined && m.timeoutHeight !== 0n) w.uint64(3, m.timeoutHeight);
   if (m.unordered === true) w.bool(4, true);
-  if (m.timeoutTimestamp !== undefined) w.bytes(5, encodeTimestamp(m.timeoutTimestamp));
-  for (const a of m.extensionOptions ?? []) w.bytes(1023, encodeAny(a));
-  for (const a of m.nonCriticalExtensionOptions ?? []) w.bytes(2047, encodeAny(a));
-  return w.finish();
+  const timestamp = m.timeoutTimestamp;
+  if (timestamp !== undefined) w.message(5, () => writeTimestamp(w, timestamp));
+  for (const a of m.extensionOptions ?? []) w.message(1023, () => writeAny(w, a));
+  for (const a of m.nonCriticalExtensionOptions ?? []) w.message(2047, () => writeAny(w, a));
+}
+
+/** Encodes a TxBody; left-out fields take their defaults. */
+export function encodeTxBody(m: Partial<TxBody> & { messages: Any[] }): Uint8Array {
+  return encode(writeTxBody, m);
 }
 
 export function decodeTxBody(bytes: Uint8Array): TxBody {
@@ -459,11 +511,13 @@ export function decodeTxBody(bytes: Uint8Array): TxBody {
 
 // --- cosmos.crypto.multisig.v1beta1 ----------------------------------------------------------
 
-export function encodeCompactBitArray(m: CompactBitArray): Uint8Array {
-  const w = new Writer();
+function writeCompactBitArray(w: Writer, m: CompactBitArray) {
   if (m.extraBitsStored !== 0) w.uint32(1, m.extraBitsStored);
   if (m.elems.length !== 0) w.bytes(2, m.elems);
-  return w.finish();
+}
+
+export function encodeCompactBitArray(m: CompactBitArray): Uint8Array {
+  return encode(writeCompactBitArray, m);
 }
 
 export function decodeCompactBitArray(bytes: Uint8Array): CompactBitArray {
@@ -477,11 +531,13 @@ export function decodeCompactBitArray(bytes: Uint8Array): CompactBitArray {
   return m;
 }
 
+function writeMultiSignature(w: Writer, m: { signatures: Uint8Array[] }) {
+  for (const s of m.signatures) w.bytes(1, s);
+}
+
 /** cosmos.crypto.multisig.v1beta1.MultiSignature: the member signatures, in key order. */
 export function encodeMultiSignature(m: { signatures: Uint8Array[] }): Uint8Array {
-  const w = new Writer();
-  for (const s of m.signatures) w.bytes(1, s);
-  return w.finish();
+  return encode(writeMultiSignature, m);
 }
 
 export function decodeMultiSignature(bytes: Uint8Array): { signatures: Uint8Array[] } {
@@ -497,20 +553,24 @@ export function decodeMultiSignature(bytes: Uint8Array): { signatures: Uint8Arra
 
 // --- cosmos.tx.v1beta1.ModeInfo / SignerInfo / Fee / AuthInfo ---------------------------------
 
+function writeModeInfo(w: Writer, m: ModeInfo) {
+  const { single, multi } = m;
+  if (single !== undefined) {
+    w.message(1, () => {
+      if (single.mode !== 0) w.int32(1, single.mode);
+    });
+  }
+  if (multi !== undefined) {
+    w.message(2, () => {
+      const bits = multi.bitarray;
+      if (bits !== undefined) w.message(1, () => writeCompactBitArray(w, bits));
+      for (const mi of multi.modeInfos) w.message(2, () => writeModeInfo(w, mi));
+    });
+  }
+}
+
 export function encodeModeInfo(m: ModeInfo): Uint8Array {
-  const w = new Writer();
-  if (m.single !== undefined) {
-    const s = new Writer();
-    if (m.single.mode !== 0) s.int32(1, m.single.mode);
-    w.bytes(1, s.finish());
-  }
-  if (m.multi !== undefined) {
-    const s = new Writer();
-    if (m.multi.bitarray !== undefined) s.bytes(1, encodeCompactBitArray(m.multi.bitarray));
-    for (const mi of m.multi.modeInfos) s.bytes(2, encodeModeInfo(mi));
-    w.bytes(2, s.finish());
-  }
-  return w.finish();
+  return encode(writeModeInfo, m);
 }
 
 export function decodeModeInfo(bytes: Uint8Array): ModeInfo {
@@ -543,12 +603,15 @@ export function decodeModeInfo(bytes: Uint8Array): ModeInfo {
   return m;
 }
 
-export function encodeSignerInfo(m: SignerInfo): Uint8Array {
-  const w = new Writer();
-  if (m.publicKey !== undefined) w.bytes(1, encodeAny(m.publicKey));
-  if (m.modeInfo !== undefined) w.bytes(2, encodeModeInfo(m.modeInfo));
+function writeSignerInfo(w: Writer, m: SignerInfo) {
+  const { publicKey, modeInfo } = m;
+  if (publicKey !== undefined) w.message(1, () => writeAny(w, publicKey));
+  if (modeInfo !== undefined) w.message(2, () => writeModeInfo(w, modeInfo));
   if (m.sequence !== 0n) w.uint64(3, m.sequence);
-  return w.finish();
+}
+
+export function encodeSignerInfo(m: SignerInfo): Uint8Array {
+  return encode(writeSignerInfo, m);
 }
 
 export function decodeSignerInfo(bytes: Uint8Array): SignerInfo {
@@ -563,16 +626,18 @@ export function decodeSignerInfo(bytes: Uint8Array): SignerInfo {
   return m;
 }
 
-/** Encodes a Fee; payer and granter default to "". */
-export function encodeFee(
-  m: { amount: Coin[]; gasLimit: bigint; payer?: string; granter?: string },
-) {
-  const w = new Writer();
-  for (const c of m.amount) w.bytes(1, encodeCoin(c));
+type FeeInput = { amount: Coin[]; gasLimit: bigint; payer?: string; granter?: string };
+
+function writeFee(w: Writer, m: FeeInput) {
+  for (const c of m.amount) w.message(1, () => writeCoin(w, c));
   if (m.gasLimit !== 0n) w.uint64(2, m.gasLimit);
   if (m.payer) w.string(3, m.payer);
   if (m.granter) w.string(4, m.granter);
-  return w.finish();
+}
+
+/** Encodes a Fee; payer and granter default to "". */
+export function encodeFee(m: FeeInput): Uint8Array {
+  return encode(writeFee, m);
 }
 
 export function decodeFee(bytes: Uint8Array): Fee {
@@ -588,14 +653,20 @@ export function decodeFee(bytes: Uint8Array): Fee {
   return m;
 }
 
+function writeAuthInfo(w: Writer, m: {
+  signerInfos: SignerInfo[];
+  fee?: FeeInput;
+}) {
+  for (const s of m.signerInfos) w.message(1, () => writeSignerInfo(w, s));
+  const fee = m.fee;
+  if (fee !== undefined) w.message(2, () => writeFee(w, fee));
+}
+
 export function encodeAuthInfo(m: {
   signerInfos: SignerInfo[];
-  fee?: { amount: Coin[]; gasLimit: bigint; payer?: string; granter?: string };
+  fee?: FeeInput;
 }): Uint8Array {
-  const w = new Writer();
-  for (const s of m.signerInfos) w.bytes(1, encodeSignerInfo(s));
-  if (m.fee !== undefined) w.bytes(2, encodeFee(m.fee));
-  return w.finish();
+  return encode(writeAuthInfo, m);
 }
 
 export function decodeAuthInfo(bytes: Uint8Array): AuthInfo {
@@ -611,13 +682,15 @@ export function decodeAuthInfo(bytes: Uint8Array): AuthInfo {
 
 // --- cosmos.tx.v1beta1.SignDoc / TxRaw ------------------------------------------------------
 
-export function encodeSignDoc(m: SignDoc): Uint8Array {
-  const w = new Writer();
+function writeSignDoc(w: Writer, m: SignDoc) {
   if (m.bodyBytes.length !== 0) w.bytes(1, m.bodyBytes);
   if (m.authInfoBytes.length !== 0) w.bytes(2, m.authInfoBytes);
   if (m.chainId !== "") w.string(3, m.chainId);
   if (m.accountNumber !== 0n) w.uint64(4, m.accountNumber);
-  return w.finish();
+}
+
+export function encodeSignDoc(m: SignDoc): Uint8Array {
+  return encode(writeSignDoc, m);
 }
 
 export function decodeSignDoc(bytes: Uint8Array): SignDoc {
@@ -638,12 +711,14 @@ export function decodeSignDoc(bytes: Uint8Array): SignDoc {
   return m;
 }
 
-export function encodeTxRaw(m: TxRaw): Uint8Array {
-  const w = new Writer();
+function writeTxRaw(w: Writer, m: TxRaw) {
   if (m.bodyBytes.length !== 0) w.bytes(1, m.bodyBytes);
   if (m.authInfoBytes.length !== 0) w.bytes(2, m.authInfoBytes);
   for (const s of m.signatures) w.bytes(3, s);
-  return w.finish();
+}
+
+export function encodeTxRaw(m: TxRaw): Uint8Array {
+  return encode(writeTxRaw, m);
 }
 
 export function decodeTxRaw(bytes: Uint8Array): TxRaw {
@@ -660,11 +735,13 @@ export function decodeTxRaw(bytes: Uint8Array): TxRaw {
 
 // --- public keys ---------------------------------------------------------------------------
 
+function writePubKey(w: Writer, m: { key: Uint8Array }) {
+  if (m.key.length !== 0) w.bytes(1, m.key);
+}
+
 /** A secp256k1 or ethsecp256k1 PubKey message (field 1: the compressed key). */
 export function encodePubKey(m: { key: Uint8Array }): Uint8Array {
-  const w = new Writer();
-  if (m.key.length !== 0) w.bytes(1, m.key);
-  return w.finish();
+  return encode(writePubKey, m);
 }
 
 export function decodePubKey(bytes: Uint8Array): { key: Uint8Array } {
@@ -678,11 +755,13 @@ export function decodePubKey(bytes: Uint8Array): { key: Uint8Array } {
   return m;
 }
 
-export function encodeLegacyAminoPubKey(m: LegacyAminoPubKey): Uint8Array {
-  const w = new Writer();
+function writeLegacyAminoPubKey(w: Writer, m: LegacyAminoPubKey) {
   if (m.threshold !== 0) w.uint32(1, m.threshold);
-  for (const k of m.publicKeys) w.bytes(2, encodeAny(k));
-  return w.finish();
+  for (const k of m.publicKeys) w.message(2, () => writeAny(w, k));
+}
+
+export function encodeLegacyAminoPubKey(m: LegacyAminoPubKey): Uint8Array {
+  return encode(writeLegacyAminoPubKey, m);
 }
 
 export function decodeLegacyAminoPubKey(bytes: Uint8Array): LegacyAminoPubKey {

@@ -539,3 +539,41 @@ Deno.test("proto: uint64 values from 2^31 to 2^32-1 are plain varints (cosmjs-ty
     assert.notEqual(hex(theirs), hex(ours), "cosmjs-types fixed: fold this range into BIG");
   }
 });
+
+Deno.test("proto: long fields (lengths of two and three bytes, nested) match cosmjs-types", () => {
+  for (const size of [127, 128, 16_383, 16_384, 70_000]) {
+    const body = {
+      messages: [
+        { typeUrl: EXECUTE_TYPE, value: new Uint8Array(size).fill(5) },
+        { typeUrl: "é".repeat(size), value: new Uint8Array([1]) },
+      ],
+      memo: "日".repeat(Math.ceil(size / 3)) + "🎮".repeat(size % 7),
+      timeoutHeight: 1n,
+    };
+    const ours = P.encodeTxBody(body);
+    same(ours, TxBody.encode(TxBody.fromPartial(body)).finish(), `long TxBody ${size}`);
+    sameDecoded(P.decodeTxBody(ours), TxBody.decode(ours));
+    const raw = { bodyBytes: ours, authInfoBytes: ours, signatures: [ours] };
+    same(P.encodeTxRaw(raw), TxRaw.encode(TxRaw.fromPartial(raw)).finish(), `long TxRaw ${size}`);
+  }
+  const calls = Array.from({ length: 200 }, (_, i) => ({
+    contract: "xpla1contract",
+    msg: { mint: { token_id: `t${i}`, extension: { note: "ü".repeat(i) } } },
+  }));
+  const ours = encodeBody("xpla1s", calls, { memo: "m", timeoutHeight: 99n });
+  const theirs = TxBody.encode(TxBody.fromPartial({
+    messages: calls.map((c) => ({
+      typeUrl: EXECUTE_TYPE,
+      value: MsgExecuteContract.encode(
+        MsgExecuteContract.fromPartial({
+          sender: "xpla1s",
+          contract: c.contract,
+          msg: jsonBytes(c.msg),
+        }),
+      ).finish(),
+    })),
+    memo: "m",
+    timeoutHeight: 99n,
+  })).finish();
+  same(ours, theirs, "200-message body");
+});
