@@ -192,7 +192,14 @@ export function hmacSha256(key: HmacSha256Key, data: Uint8Array): Uint8Array {
 export function hmacSha256Hex(key: HmacSha256Key, text: string): string {
   // At most three bytes per UTF-16 unit.
   if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
-  const { written } = enc.encodeInto(text, scratch);
+  let written = 0;
+  // ASCII is its own UTF-8; anything else goes through the encoder.
+  for (; written < text.length; written++) {
+    const unit = text.charCodeAt(written);
+    if (unit > 0x7f) break;
+    scratch[written] = unit;
+  }
+  if (written < text.length) written = enc.encodeInto(text, scratch).written;
   key.sign(scratch, written, macState);
   scratch.fill(0, 0, written);
   let hex = "";
