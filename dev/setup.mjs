@@ -21,9 +21,10 @@ const hasTools = present &&
   Object.values(JSON.parse(readFileSync(marker, "utf8")).packages ?? {}).some((p) => p.dev);
 const wantAll = !serverOnly || hasTools;
 if (!fresh || (wantAll && !hasTools)) {
-  // The server's packages need no install script (the only ones are ws's optional native helpers,
-  // which ship prebuilt, and swagger-ui-dist's install analytics), so none is run for them.
-  const omit = wantAll ? "" : " --omit=dev --ignore-scripts";
+  // The server's packages need no install script (the only ones are ws's optional native helpers
+  // and swagger-ui-dist's install analytics), so none is run for them. Nor do they need those
+  // optional helpers (bufferutil, utf-8-validate): ws does the same work in JavaScript without them.
+  const omit = wantAll ? "" : " --omit=dev --omit=optional --ignore-scripts";
   console.error(`installing npm dependencies${wantAll ? "" : " (the server's only)"}...`);
   const flags = `--no-audit --no-fund --loglevel=error${omit}`;
   // No install analytics (swagger-ui-dist's scarf would run `npm ls` and call out).
