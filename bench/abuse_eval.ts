@@ -62,7 +62,13 @@ export function obscenitySameLists(): Filter {
 }
 
 /** Abusive kinds of the hold-out samples (rows of their own, not per-language rows). */
-export const HOLDOUT_KINDS = ["peer_word", "phrase", "abuse_heldout", "abuse_heldout2"];
+export const HOLDOUT_KINDS = [
+  "peer_word",
+  "phrase",
+  "abuse_heldout",
+  "abuse_heldout2",
+  "abuse_heldout3",
+];
 
 /** Counts per row: flagged of total. */
 export type Counts = Map<string, { hit: number; total: number }>;

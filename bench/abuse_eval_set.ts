@@ -441,7 +441,10 @@ function tsvRows(file: string): string[][] {
  * evasion or threat), and the third English pair, kept apart from both: clean lines (kind
  * "clean_heldout2", family headline, name, place, brand, nature, legal, chat, game, sports or
  * finance) and abusive lines (kind "abuse_heldout2", family swear, plain, evasion, threat or
- * slur).
+ * slur), and the fourth English pair, kept apart from the others: clean lines as players and
+ * operators write them (kind "clean_heldout3", family game, trade, guild, support, item,
+ * headline, sports, finance, cooking, chat, name or place) and abusive lines (kind
+ * "abuse_heldout3", family swear, plain, evasion, threat or slur).
  */
 export function holdoutItems(): EvalItem[] {
   const peer: { words: string[] } = JSON.parse(
@@ -492,6 +495,20 @@ export function holdoutItems(): EvalItem[] {
       text,
       lang: lang as Language,
       kind: "abuse_heldout2",
+      abusive: true,
+      family,
+    })),
+    ...tsvRows("clean_en_heldout3.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "clean_heldout3",
+      abusive: false,
+      family,
+    })),
+    ...tsvRows("abusive_en_heldout3.tsv").map(([lang, family, text]) => ({
+      text,
+      lang: lang as Language,
+      kind: "abuse_heldout3",
       abusive: true,
       family,
     })),

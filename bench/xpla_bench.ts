@@ -5,7 +5,7 @@
  *    the 200 mints on a copy of its state), fee, sign doc, the WAITING record and 200 metadata
  *    rows; beside the bare LCD calls the service cannot avoid (account + simulate of the same
  *    bytes);
- * 2. offline encoding + signing of the same 200-message transaction: ours (cosmjs-types + noble)
+ * 2. offline encoding + signing of the same 200-message transaction: ours (own protobuf + noble)
  *    beside @xpla/xpla.js 1.9.0 (its Tx, MsgExecuteContract and RawKey.signTx).
  */
 import { base64 } from "@scure/base";

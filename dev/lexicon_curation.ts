@@ -29,8 +29,9 @@ export interface Curation {
    * idiom in "tit for tat"; `cock`: the rooster that "crowed"): per entry as listed, word
    * patterns. A pattern with `_` is the entry's place in a phrase that must stand there word
    * for word ("blue _", "_ for tat", "magna _"); a pattern without it is a word anywhere within
-   * four words of the entry in the same sentence ("nativity" for `ass`). Where one holds, the
-   * entry counts only beside a definite match.
+   * four words of the entry in the same sentence ("nativity" for `ass`), or, written "~word",
+   * anywhere in that sentence ("~respawn" for `go die`). Where one holds, the entry counts only
+   * beside a definite match.
    */
   senses?: Record<string, string[]>;
   /**
@@ -80,7 +81,8 @@ const COCK_SENSES = [
   "pheasants",
   "doodle",
 ];
-// Words of game mechanics beside "go die" or "kill yourself": dying to respawn or reset.
+// Words of game mechanics in the sentence of "go die" or "kill yourself": dying to respawn or
+// reset.
 const GAME_DEATH = [
   "respawn",
   "respawns",
@@ -90,7 +92,101 @@ const GAME_DEATH = [
   "checkpoint",
   "lava",
   "purpose",
+].map((w) => `~${w}`);
+// Dog breeding: the female dog.
+const DOG_BREEDING = [
+  "puppy",
+  "puppies",
+  "pup",
+  "pups",
+  "litter",
+  "litters",
+  "whelp",
+  "whelped",
+  "whelping",
+  "stud",
+  "sire",
+  "breeder",
+  "breeders",
+  "breeding",
+  "kennel",
+  "kennels",
+  "spayed",
+  "dog",
+  "dogs",
+  "hound",
+  "hounds",
+  "greyhound",
+  "greyhounds",
 ];
+// Kitchen words: dishes whose names hold an entry (faggots, spotted dick).
+const KITCHEN = [
+  "peas",
+  "gravy",
+  "onion",
+  "onions",
+  "mash",
+  "custard",
+  "pudding",
+  "recipe",
+  "recipes",
+  "oven",
+  "bake",
+  "baked",
+  "baking",
+  "cook",
+  "cooks",
+  "cooked",
+  "cooking",
+  "makes",
+  "dinner",
+  "dinners",
+  "menu",
+  "butcher",
+  "pork",
+  "liver",
+  "sunday",
+  "sundays",
+];
+// Crime and legal news: the offender or the offence reported on, not a word said to someone.
+const CRIME_NEWS = [
+  "jailed",
+  "sentenced",
+  "convicted",
+  "charged",
+  "arrested",
+  "court",
+  "trial",
+  "testified",
+  "testifies",
+  "police",
+  "prison",
+  "guilty",
+  "victim",
+  "victims",
+  "ring",
+  "accused",
+  "charges",
+  "case",
+  "cases",
+  "crime",
+  "crimes",
+  "offence",
+  "offences",
+  "offense",
+  "offenses",
+  "law",
+  "laws",
+  "allegations",
+  "inquiry",
+  "survivor",
+  "survivors",
+  "her _",
+  "his _",
+  "their _",
+];
+// Technical senses of "bastard": not of standard size or kind (a file, a wing, a title).
+const BASTARD_TECHNICAL = ["_ file", "_ files", "_ wing", "_ title", "_ child of", "_ cut"];
 
 /** Curation per supported language. */
 export const CURATION: Record<string, Curation> = {
@@ -372,13 +468,42 @@ export const CURATION: Record<string, Curation> = {
         "game _",
         "_ and bull",
         "half _",
+        "_ robin",
       ],
       cocks: [...COCK_SENSES, "fighting _", "game _"],
       // The donkey.
       ass: ["donkey", "donkeys", "nativity", "manger", "mule", "foal", "bray", "brayed", "wild _"],
       asses: ["donkey", "donkeys", "mules", "foals", "wild _"],
       // The pudding.
-      dick: ["spotted _", "custard", "pudding"],
+      dick: ["spotted _", ...KITCHEN],
+      // The female dog.
+      bitch: DOG_BREEDING,
+      bitches: DOG_BREEDING,
+      // The meatballs and, British slang, the cigarette.
+      fagg: KITCHEN,
+      faggot: KITCHEN,
+      faggots: KITCHEN,
+      fag: ["cigarette", "cigarettes", "smoke", "smoking", "lighter", "ash", "for a _", "_ break"],
+      fags: ["cigarette", "cigarettes", "smoke", "smoking", "lighter", "packet", "_ break"],
+      bastard: BASTARD_TECHNICAL,
+      // Parts of a fish, a plant, a garment, a bird: "anal fin", "pussy willow", "boob tube".
+      anal: ["_ fin", "_ fins", "fish", "trout"],
+      pussy: ["_ willow", "_ willows"],
+      boob: ["_ tube", "_ tubes"],
+      jackass: ["_ penguin", "_ penguins"],
+      // Crime news.
+      paedophile: CRIME_NEWS,
+      paedophiles: CRIME_NEWS,
+      pedophile: CRIME_NEWS,
+      pedophiles: CRIME_NEWS,
+      // Offences named in the news.
+      incest: CRIME_NEWS,
+      bestiality: CRIME_NEWS,
+      "date rape": CRIME_NEWS,
+      daterape: CRIME_NEWS,
+      porn: CRIME_NEWS,
+      porno: CRIME_NEWS,
+      pornography: CRIME_NEWS,
       // Latin "with" in finance and honours.
       cum: [
         "_ dividend",
@@ -393,8 +518,16 @@ export const CURATION: Record<string, Curation> = {
         "summa _",
       ],
       // The offender of crime news ("the rapist was identified"), not a word said to someone.
-      rapist: ["the _", "a _", "convicted _", "serial _", "alleged _", "suspected _"],
-      rapists: ["the _", "convicted _", "serial _", "alleged _", "suspected _"],
+      rapist: [
+        "the _",
+        "a _",
+        "convicted _",
+        "serial _",
+        "alleged _",
+        "suspected _",
+        ...CRIME_NEWS,
+      ],
+      rapists: ["the _", "convicted _", "serial _", "alleged _", "suspected _", ...CRIME_NEWS],
       // "spick and span", also spelt "spic and span".
       spic: ["_ and span"],
       // Game talk: dying on purpose to respawn or reset.
@@ -432,6 +565,7 @@ export const CURATION: Record<string, Curation> = {
       "wankel",
       "whoreson",
       "bastardise",
+      "bastardy",
       "hitchcock",
       "scrapbook",
       "dickcissel",

@@ -393,13 +393,16 @@ interface Sense {
   before: string[];
   after: string[];
   near: string | null;
+  /** `near` may stand anywhere in the entry's sentence (pattern written "~word"). */
+  far: boolean;
 }
 
 function parseSense(pattern: string): Sense {
-  const words = pattern.toLowerCase().split(/\s+/u).filter(Boolean);
+  const far = pattern.startsWith("~");
+  const words = pattern.slice(far ? 1 : 0).toLowerCase().split(/\s+/u).filter(Boolean);
   const at = words.indexOf("_");
-  if (at < 0) return { before: [], after: [], near: words.join(" ") };
-  return { before: words.slice(0, at), after: words.slice(at + 1), near: null };
+  if (at < 0) return { before: [], after: [], near: words.join(" "), far };
+  return { before: words.slice(0, at), after: words.slice(at + 1), near: null, far: false };
 }
 
 // Match buffers reused across calls (detection is synchronous). Spans are original UTF-16
@@ -988,12 +991,28 @@ function inName(c: Compiled, h: number, text: string): boolean {
   const before = wordBefore(text, ws), after = wordAfter(text, we);
   const beforeWord = before === null ? "" : text.slice(before[0], before[1]).toLowerCase();
   const address = ADDRESS.has(beforeWord);
+  // A surname particle in lower case before the word (`Quinton de Kock`, `van Dyke`).
+  if (
+    before !== null && PARTICLES.has(text.slice(before[0], before[1])) &&
+    (wordBefore(text, before[0]) === null || nameWord(text, wordBefore(text, before[0])))
+  ) return true;
   const named = !address &&
     (nameWord(text, before) || nameWord(text, after) || KIN.has(beforeWord) ||
-      pairedName(text, ws, we));
-  if ((c.entryRule[x] & R_NAME) !== 0 && ws === hitStart[h]) return named;
+      pairedName(text, ws, we) || ofName(text, we));
   // Inside a longer word: letters before the match, or after it beyond an inflection.
   const rest = text.slice(hitEnd[h], we).toLowerCase().replace(/^['\u2019]/, "");
+  if (ws === hitStart[h] && (rest === "" || ENDINGS.has(rest))) {
+    // A mild entry written with a capital after "the" names a team, band or place ("The Cocks",
+    // "the Wank mountain").
+    if (
+      beforeWord === "the" && c.entrySeverity[x] <= 2 &&
+      ((c.entryRule[x] & R_NAME) !== 0 || c.entryCategory[x] === CAT_SEXUAL)
+    ) return true;
+    // A surname after a given name, though its ending reads as an inflection
+    // (`Federico Faggin`; not "Lazy Bitches", where the ending is a plural).
+    if (rest !== "" && NAME_ENDINGS.has(rest) && !address && nameWord(text, before)) return true;
+  }
+  if ((c.entryRule[x] & R_NAME) !== 0 && ws === hitStart[h]) return named;
   // A mild sexual word that is the whole capitalised word reads as part of a name beside a
   // capitalised name word too: band, brand and place names (`Pussy Riot`, `Dildo, Newfoundland`).
   if (
@@ -1007,7 +1026,52 @@ function inName(c: Compiled, h: number, text: string): boolean {
     if (g !== h && hitStart[g] <= ws && hitEnd[g] >= we && kind !== K_FRAME) return false;
   }
   if (named) return true;
-  return before !== null && !address && unmatched(before[0], before[1]);
+  // At a sentence's start a capital says nothing, but an ending that is no inflection,
+  // derivation or insult word reads as a surname or a place (`Shittu`, `Slutsky's`;
+  // not "Shitty", "Shithead", "Fuckwit").
+  if (before === null) return ws === hitStart[h] && nameEnding(text, h, we);
+  return !address && unmatched(before[0], before[1]);
+}
+
+/** The letters after a match inside its word read as the ending of a name, not of a word. */
+function nameEnding(text: string, h: number, we: number): boolean {
+  let rest = text.slice(hitEnd[h], we).toLowerCase().replace(/['\u2019]s$/, "");
+  // A doubled last letter before an ending ("shit|ty", "twat|ty").
+  if (rest[0] === text[hitEnd[h] - 1].toLowerCase()) rest = rest.slice(1);
+  // A doubled last letter alone is a spelling of the entry ("Shitt").
+  if (rest === "") return false;
+  if (ENDINGS.has(rest) || DERIVATIONS.has(rest) || !/^\p{Script=Latin}+$/u.test(rest)) {
+    return false;
+  }
+  for (const part of INSULT_PARTS) if (rest.startsWith(part)) return false;
+  // Another entry inside the ending ("Shitcunt").
+  return unmatched(hitEnd[h], we);
+}
+// Lower-case particles of surnames.
+const PARTICLES = new Set("de da di du del della der den des van von ter ten le la".split(" "));
+// Endings of surnames that also read as inflections (Faggin, Dicka); not plurals or verbs.
+const NAME_ENDINGS = new Set(["in", "a", "z", "y"]);
+// Endings that derive words from an entry ("shitty", "bitchiness", "cuntish").
+const DERIVATIONS = new Set(
+  ("e ey ie ies ier iest iness ly ish ness ty tie ter ters ting ted ery eries ise ize ised " +
+    "ized less ful fest o")
+    .split(" "),
+);
+// Second parts of insult compounds ("Shitbag", "Fuckwit", "Twatwaffle").
+const INSULT_PARTS = (
+  "head face hole wad bag wit tard boy girl ass stain nugget brain breath suck lick lord load " +
+  "show post bird rag stick pot box burger waffle nut bucket munch lover hat weed cake pipe " +
+  "monger fest heap fuck shit cunt dick cock twat tit wank piss crap sack lips job eater hound " +
+  "goblin muppet weasel skank slut whore bitch toy"
+).split(" ");
+
+/** A name followed by "of" ("of the") and a capitalised name ("Cock of the North"). */
+function ofName(text: string, we: number): boolean {
+  const of = wordAfter(text, we);
+  if (!of || text.slice(of[0], of[1]) !== "of") return false;
+  let next = wordAfter(text, of[1]);
+  if (next && text.slice(next[0], next[1]) === "the") next = wordAfter(text, next[1]);
+  return nameWord(text, next);
 }
 
 /** A name paired with a capitalised name by "and" or "&" ("Dick and Dom", "Tom & Dick"). */
@@ -1052,18 +1116,23 @@ const WORDS = /[\p{L}\p{N}]+/gu;
 
 /**
  * True when the words around text[s, e) in its sentence tell another sense of the entry: a
- * pattern's words stand right before and after it, or a near word within four words.
+ * pattern's words stand right before and after it, a near word within four words, or a far word
+ * ("~word") anywhere in the sentence (up to 80 characters either side).
  */
 function otherSense(senses: Sense[] | undefined, text: string, s: number, e: number): boolean {
   if (!senses) return false;
   let a = s, b = e;
   while (a > 0 && s - a < 80 && !STOP.test(text[a - 1])) a--;
   while (b < text.length && b - e < 80 && !STOP.test(text[b])) b++;
-  const before = (text.slice(a, s).toLowerCase().match(WORDS) ?? []).slice(-SENSE_WORDS);
-  const after = (text.slice(e, b).toLowerCase().match(WORDS) ?? []).slice(0, SENSE_WORDS);
+  const sentenceBefore: string[] = text.slice(a, s).toLowerCase().match(WORDS) ?? [];
+  const sentenceAfter: string[] = text.slice(e, b).toLowerCase().match(WORDS) ?? [];
+  const before = sentenceBefore.slice(-SENSE_WORDS);
+  const after = sentenceAfter.slice(0, SENSE_WORDS);
   for (const p of senses) {
     if (p.near !== null) {
-      if (before.includes(p.near) || after.includes(p.near)) return true;
+      if (p.far) {
+        if (sentenceBefore.includes(p.near) || sentenceAfter.includes(p.near)) return true;
+      } else if (before.includes(p.near) || after.includes(p.near)) return true;
       continue;
     }
     if (p.before.length > before.length || p.after.length > after.length) continue;

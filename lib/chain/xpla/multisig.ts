@@ -6,9 +6,7 @@
  */
 import { hexToBytes, keccak256 } from "viem";
 import { base64 } from "@scure/base";
-import { AuthInfo, Fee, SignerInfo } from "cosmjs-types/cosmos/tx/v1beta1/tx";
-import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing";
-import { MultiSignature } from "cosmjs-types/cosmos/crypto/multisig/v1beta1/multisig";
+import { encodeAuthInfo, encodeMultiSignature, SignMode } from "./proto.ts";
 import type { Services } from "../../services.ts";
 import type { Sql } from "../../db/port.ts";
 import { DomainError } from "../../errors.ts";
@@ -125,7 +123,7 @@ export function multisigAuthInfo(a: {
   gasLimit: bigint;
   feeAmount: { denom: string; amount: string }[];
 }): Uint8Array {
-  const signer = SignerInfo.fromPartial({
+  const signer = {
     publicKey: multisigPubKeyAny(a.wallet.threshold, a.wallet.keys),
     modeInfo: {
       multi: {
@@ -134,11 +132,11 @@ export function multisigAuthInfo(a: {
       },
     },
     sequence: a.sequence,
-  });
-  return AuthInfo.encode(AuthInfo.fromPartial({
+  };
+  return encodeAuthInfo({
     signerInfos: [signer],
-    fee: Fee.fromPartial({ amount: a.feeAmount, gasLimit: a.gasLimit }),
-  })).finish();
+    fee: { amount: a.feeAmount, gasLimit: a.gasLimit },
+  });
 }
 
 /** Tx bytes for simulating a multisig send: threshold placeholder signatures of real size. */
@@ -148,7 +146,7 @@ export function multisigProbe(wallet: XplaMultisig, calls: ContractCall[], seque
     bodyBytes: encodeBody(wallet.address, calls),
     authInfoBytes: multisigAuthInfo({ wallet, signed, sequence, gasLimit: 0n, feeAmount: [] }),
     signatures: [
-      MultiSignature.encode({ signatures: signed.map(() => new Uint8Array(64)) }).finish(),
+      encodeMultiSignature({ signatures: signed.map(() => new Uint8Array(64)) }),
     ],
   });
 }
@@ -293,8 +291,7 @@ export async function assembleXplaMultisigTx(s: Services, chain: XplaChain, inpu
     gasLimit: BigInt(doc.fee.gas),
     feeAmount: doc.fee.amount,
   });
-  const signature = MultiSignature.encode({ signatures: signed.map((j) => byMember.get(j)!) })
-    .finish();
+  const signature = encodeMultiSignature({ signatures: signed.map((j) => byMember.get(j)!) });
   const txBytes = encodeTxRaw({ bodyBytes, authInfoBytes, signatures: [signature] });
   return { rawTx: base64.encode(txBytes), requestId: doc.memo || null };
 }

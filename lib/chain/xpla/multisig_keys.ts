@@ -20,9 +20,13 @@
  * @xpla/xpla.js computes the same bytes; cosmjs (which prefixes every key with EB5AE987,
  * the secp256k1 name) does not, and its address would not be the chain's.
  */
-import { LegacyAminoPubKey } from "cosmjs-types/cosmos/crypto/multisig/keys";
-import { PubKey } from "cosmjs-types/cosmos/crypto/secp256k1/keys";
-import { Any } from "cosmjs-types/google/protobuf/any";
+import {
+  type Any,
+  decodeLegacyAminoPubKey,
+  decodePubKey,
+  encodeLegacyAminoPubKey,
+  encodePubKey,
+} from "./proto.ts";
 import { base64 } from "@scure/base";
 import { hexToBytes, sha256 } from "viem";
 import { toBech32 } from "./keys.ts";
@@ -60,21 +64,19 @@ export function multisigAddress(threshold: number, keys: Uint8Array[]): string {
 
 /** The multisig public key as the Any carried in a signer info. */
 export function multisigPubKeyAny(threshold: number, keys: Uint8Array[]): Any {
-  return Any.fromPartial({
+  return {
     typeUrl: MULTISIG_TYPE,
-    value: LegacyAminoPubKey.encode({
+    value: encodeLegacyAminoPubKey({
       threshold,
-      publicKeys: keys.map((key) =>
-        Any.fromPartial({ typeUrl: ETH_PUBKEY_TYPE, value: PubKey.encode({ key }).finish() })
-      ),
-    }).finish(),
-  });
+      publicKeys: keys.map((key) => ({ typeUrl: ETH_PUBKEY_TYPE, value: encodePubKey({ key }) })),
+    }),
+  };
 }
 
 /** Decodes a multisig Any into its threshold, inner keys and address. */
 export function decodeMultisigAny(any: Any) {
-  const pk = LegacyAminoPubKey.decode(any.value);
-  const keys = pk.publicKeys.map((k) => PubKey.decode(k.value).key);
+  const pk = decodeLegacyAminoPubKey(any.value);
+  const keys = pk.publicKeys.map((k) => decodePubKey(k.value).key);
   return { threshold: pk.threshold, keys, address: multisigAddress(pk.threshold, keys) };
 }
 

@@ -18,7 +18,7 @@
  */
 import { hexToBytes, keccak256 } from "viem";
 import { base64 } from "@scure/base";
-import { AuthInfo, TxBody, TxRaw } from "cosmjs-types/cosmos/tx/v1beta1/tx";
+import { decodeAuthInfo, decodeTxBody, decodeTxRaw, encodeTxBody } from "./proto.ts";
 import type { Services } from "../../services.ts";
 import { DomainError } from "../../errors.ts";
 import { withSendLock } from "../send_lock.ts";
@@ -146,9 +146,9 @@ async function resign(s: Services, chain: XplaChain, r: {
     if (current?.seq !== latest.seq) return;
     const account = await getAccount(chain, row.from_address);
     if (!account || account.sequence > latest.nonce) return;
-    const raw = TxRaw.decode(base64.decode(latest.rawTx));
+    const raw = decodeTxRaw(base64.decode(latest.rawTx));
     const timeoutHeight = r.height + BigInt(chain.timeoutBlocks);
-    const bodyBytes = TxBody.encode({ ...TxBody.decode(raw.bodyBytes), timeoutHeight }).finish();
+    const bodyBytes = encodeTxBody({ ...decodeTxBody(raw.bodyBytes), timeoutHeight });
     const signDoc = encodeSignDoc({
       bodyBytes,
       authInfoBytes: raw.authInfoBytes,
@@ -212,7 +212,7 @@ async function resign(s: Services, chain: XplaChain, r: {
 }
 
 function feeOf(authInfoBytes: Uint8Array): bigint {
-  return (AuthInfo.decode(authInfoBytes).fee?.amount ?? [])
+  return (decodeAuthInfo(authInfoBytes).fee?.amount ?? [])
     .filter((c) => c.denom === XPLA_DENOM)
     .reduce((sum, c) => sum + BigInt(c.amount), 0n);
 }

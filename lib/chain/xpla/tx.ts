@@ -3,17 +3,15 @@
  * MsgExecuteContract messages carrying JSON, ethsecp256k1 public keys, SIGN_MODE_DIRECT.
  */
 import {
-  AuthInfo,
-  Fee,
-  SignDoc,
-  SignerInfo,
-  TxBody,
-  TxRaw,
-} from "cosmjs-types/cosmos/tx/v1beta1/tx";
-import { SignMode } from "cosmjs-types/cosmos/tx/signing/v1beta1/signing";
-import { PubKey } from "cosmjs-types/cosmos/crypto/secp256k1/keys";
-import { Any } from "cosmjs-types/google/protobuf/any";
-import { MsgExecuteContract } from "cosmjs-types/cosmwasm/wasm/v1/tx";
+  type Any,
+  encodeAuthInfo as encodeAuthInfoProto,
+  encodeMsgExecuteContract,
+  encodePubKey,
+  encodeSignDoc as encodeSignDocProto,
+  encodeTxBody,
+  encodeTxRaw as encodeTxRawProto,
+  SignMode,
+} from "./proto.ts";
 import { base64 } from "@scure/base";
 import { bytesToHex, sha256 } from "viem";
 
@@ -46,7 +44,7 @@ export function jsonBase64(value: unknown): string {
 
 /** An ethsecp256k1 public key wrapped in Any. */
 export function ethPubKeyAny(key: Uint8Array): Any {
-  return Any.fromPartial({ typeUrl: ETH_PUBKEY_TYPE, value: PubKey.encode({ key }).finish() });
+  return { typeUrl: ETH_PUBKEY_TYPE, value: encodePubKey({ key }) };
 }
 
 /**
@@ -58,24 +56,20 @@ export function encodeBody(
   calls: ContractCall[],
   options: { memo?: string; timeoutHeight?: bigint } = {},
 ): Uint8Array {
-  const messages = calls.map((c) =>
-    Any.fromPartial({
-      typeUrl: EXECUTE_TYPE,
-      value: MsgExecuteContract.encode({
-        sender,
-        contract: c.contract,
-        msg: jsonBytes(c.msg),
-        funds: [],
-      }).finish(),
-    })
-  );
-  return TxBody.encode(
-    TxBody.fromPartial({
-      messages,
-      memo: options.memo ?? "",
-      timeoutHeight: options.timeoutHeight ?? 0n,
+  const messages = calls.map((c) => ({
+    typeUrl: EXECUTE_TYPE,
+    value: encodeMsgExecuteContract({
+      sender,
+      contract: c.contract,
+      msg: jsonBytes(c.msg),
+      funds: [],
     }),
-  ).finish();
+  }));
+  return encodeTxBody({
+    messages,
+    memo: options.memo ?? "",
+    timeoutHeight: options.timeoutHeight ?? 0n,
+  });
 }
 
 /** Encodes an AuthInfo with one single-key signer (SIGN_MODE_DIRECT) and its fee. */
@@ -85,16 +79,16 @@ export function encodeAuthInfo(a: {
   gasLimit: bigint;
   feeAmount: bigint;
 }): Uint8Array {
-  const signer = SignerInfo.fromPartial({
+  const signer = {
     publicKey: a.publicKey,
     modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } },
     sequence: a.sequence,
-  });
-  const fee = Fee.fromPartial({
+  };
+  const fee = {
     amount: a.feeAmount > 0n ? [{ denom: XPLA_DENOM, amount: a.feeAmount.toString() }] : [],
     gasLimit: a.gasLimit,
-  });
-  return AuthInfo.encode(AuthInfo.fromPartial({ signerInfos: [signer], fee })).finish();
+  };
+  return encodeAuthInfoProto({ signerInfos: [signer], fee });
 }
 
 /** The SIGN_MODE_DIRECT sign bytes. */
@@ -104,7 +98,7 @@ export function encodeSignDoc(d: {
   chainId: string;
   accountNumber: bigint;
 }): Uint8Array {
-  return SignDoc.encode(SignDoc.fromPartial(d)).finish();
+  return encodeSignDocProto(d);
 }
 
 /** The broadcastable tx bytes. */
@@ -113,7 +107,7 @@ export function encodeTxRaw(t: {
   authInfoBytes: Uint8Array;
   signatures: Uint8Array[];
 }): Uint8Array {
-  return TxRaw.encode(TxRaw.fromPartial(t)).finish();
+  return encodeTxRawProto(t);
 }
 
 /** The chain's transaction hash: SHA-256 of the tx bytes, uppercase hex. */

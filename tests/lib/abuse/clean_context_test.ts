@@ -165,6 +165,8 @@ Deno.test("other senses of an entry, told by the words around it", () => {
     "go die, nobody will miss you",
     "dirty spic",
     "you rapist",
+    "send porn",
+    "incest lol",
     "fuck the weather cock", // beside a definite match
   ]);
   assert.equal(mask("fuck that blue tit"), "**** that blue ***");
@@ -219,5 +221,71 @@ Deno.test("dehumanising targets used as verbs or modifiers are no insult", () =>
     "they are animals",
     "you rat",
     "you are so stupid it hurts", // an adjective before "it"
+  ]);
+});
+
+Deno.test("surnames after a particle or a given name, and names at a sentence's start", () => {
+  expectFlagged(false, [
+    "Quinton de Kock took five catches", // a lower-case particle before the surname
+    "the keeper, Quinton de Kock, retired",
+    "Federico Faggin designed the first microprocessor", // a given name before an inflected form
+    "Shittu scored twice on Saturday", // at a sentence's start: an ending no word has
+    "Slutsky's players thanked the fans",
+    "Cock of the North returns next spring", // "of the" and a capitalised name
+    "The Cocks won the derby", // a mild entry with a capital after "the"
+    "we climbed the Wank above the town",
+  ]);
+  expectFlagged(true, [
+    "you de Kock", // nothing but the particle before: no name beside it
+    "Lazy Bitches", // a plural is no surname ending
+    "Shitty team, as usual", // derivations and insult compounds at a sentence's start
+    "Shitbag",
+    "Fuckwit",
+    "Shitt game", // a doubled last letter spells the entry
+    "Bitchiness everywhere",
+    "the Shit is hitting the fan", // profanity: "the" makes no name of it
+    "The Bitch stole my loot", // severity 3
+    "suck the cocks", // lower case
+    "Cock of yours",
+  ]);
+});
+
+Deno.test("other senses told by kinds of words around the entry: dogs, kitchen, crime news", () => {
+  expectFlagged(false, [
+    "our bitch is due to whelp next week",
+    "the breeder kept three bitches for the kennel",
+    "Faggots with onion gravy tonight",
+    "she makes faggots for the church dinner",
+    "he stepped outside for a fag",
+    "I need a cigarette, got a fag?",
+    "Police name the paedophile jailed yesterday",
+    "the court heard from her rapist",
+    "Teacher accused of incest appears in court", // offences named in legal news
+    "New law on child pornography passes",
+    "Date rape drug case reopened",
+    "Online porn age checks become law",
+    "he sharpened it with a bastard file",
+    "the bastard wing of the falcon",
+    "records of bastardy in the parish",
+    "the trout's anal fin",
+    "a vase of pussy willow",
+    "she wore a boob tube",
+    "the jackass penguin colony",
+    "a cock robin on the fence",
+    "go die at the start of the run so that the level resets", // a far word of game talk
+    "kill yourself with the barrel and you respawn at the gate",
+  ]);
+  expectFlagged(true, [
+    "you bitch",
+    "shut up faggot",
+    "fag",
+    "you paedophile",
+    "you rapist",
+    "send porn",
+    "incest lol",
+    "you bastard",
+    "go die",
+    "kill yourself",
+    "go die. The respawn timer is long anyway", // the game word in another sentence
   ]);
 });

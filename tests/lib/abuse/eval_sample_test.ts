@@ -5,7 +5,13 @@
  * English preset and holds the detector to the goals of the detection issue.
  */
 import assert from "node:assert/strict";
-import { evaluate, formatTable, obscenityPreset, ourFilter } from "../../../bench/abuse_eval.ts";
+import {
+  evaluate,
+  formatTable,
+  HOLDOUT_KINDS,
+  obscenityPreset,
+  ourFilter,
+} from "../../../bench/abuse_eval.ts";
 import { type EvalItem, holdoutItems } from "../../../bench/abuse_eval_set.ts";
 
 const sample: { items: EvalItem[] } = JSON.parse(
@@ -14,11 +20,14 @@ const sample: { items: EvalItem[] } = JSON.parse(
 const items = [...sample.items, ...holdoutItems()];
 // Lines of tests/lib/abuse/holdout/clean_en_heldout.tsv flagged: 25 when it was first measured
 // after the rules it holds out, 1 after the third round's rules, which were derived from those 25
-// lines (BENCHMARKS.md): a ceiling, so later rules cannot add to them unseen.
-const CLEAN_HELDOUT_MEASURED = 1;
+// lines, 0 after the fourth round's (BENCHMARKS.md): a ceiling, so later rules cannot add to them
+// unseen.
+const CLEAN_HELDOUT_MEASURED = 0;
 // The third English pair (clean_en_heldout2.tsv, abusive_en_heldout2.tsv), written before the
-// rules of the third round and measured once after them (BENCHMARKS.md): ceilings and floors.
-const CLEAN_HELDOUT2_MEASURED = 29;
+// rules of the third round and measured once after them (29 of 382 clean lines flagged); the
+// fourth round's rules were derived from those 29 lines, which leaves 5 (BENCHMARKS.md): ceilings
+// and floors.
+const CLEAN_HELDOUT2_MEASURED = 5;
 const ABUSE_HELDOUT2_MEASURED = 43;
 
 Deno.test("evaluation sample: recall per evasion class and false positives meet the goals", () => {
@@ -41,8 +50,7 @@ Deno.test("evaluation sample: recall per evasion class and false positives meet 
   }
   for (const [row, c] of ours) {
     // The outside list and the hold-outs measure coverage beyond the lists: reported, not goals.
-    const reported = ["outside_list", "peer_word", "phrase", "abuse_heldout", "abuse_heldout2"]
-      .some((k) => row === `recall: ${k}`);
+    const reported = ["outside_list", ...HOLDOUT_KINDS].some((k) => row === `recall: ${k}`);
     if (row.startsWith("recall: ") && !reported && c.total >= 10) {
       assert.ok(c.hit / c.total >= 0.9, `${row}: ${c.hit}/${c.total}`);
     }
@@ -81,9 +89,29 @@ Deno.test("third English hold-out pair: false positives and recall not worse tha
   assert.equal(clean.total, 382);
   // 43 of 60 before and after the third round's rules.
   assert.ok(abusive.hit >= ABUSE_HELDOUT2_MEASURED, `abusive hold-out recall ${abusive.hit}/60`);
-  // 48 of 382 before them, 29 after; the goal of fewer than 2 % (8) is not met.
+  // 48 of 382 before them, 29 after, 5 after the fourth round's rules, which were derived from
+  // those 29 lines: this sample no longer measures them.
   assert.ok(
     clean.hit <= CLEAN_HELDOUT2_MEASURED,
     `clean hold-out flagged ${clean.hit}/382`,
   );
+});
+
+// The fourth English pair (clean_en_heldout3.tsv, abusive_en_heldout3.tsv), written at a natural
+// rate of names and senses before the rules of the fourth round and measured once after them
+// (BENCHMARKS.md): ceilings and floors.
+const CLEAN_HELDOUT3_MEASURED = 1;
+const ABUSE_HELDOUT3_MEASURED = 68;
+
+Deno.test("fourth English hold-out pair: false positives and recall not worse than measured", () => {
+  const ours = evaluate(holdoutItems(), ourFilter(true));
+  const abusive = ours.get("recall: abuse_heldout3")!;
+  const clean = ours.get("fp clean_heldout3: en")!;
+  assert.equal(abusive.total, 80);
+  assert.equal(clean.total, 500);
+  // 68 of 80 before and after the fourth round's rules.
+  assert.ok(abusive.hit >= ABUSE_HELDOUT3_MEASURED, `abusive hold-out recall ${abusive.hit}/80`);
+  // 2 of 500 before them, 1 after: under the goal of 2 % (10).
+  assert.ok(clean.hit <= CLEAN_HELDOUT3_MEASURED, `clean hold-out flagged ${clean.hit}/500`);
+  assert.ok(clean.hit < 0.02 * clean.total, "clean English hold-out under 2 %");
 });
