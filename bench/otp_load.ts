@@ -3,9 +3,14 @@
  * through Redis over TCP (ioredis, REDIS_URL) and through the production Upstash driver and the
  * local REST bridge (in its own process). References in the same run, on the same adapter: a bare
  * SET with TTL after each send and verify in the same workers, and a loop of bare SETs alone at
- * the same concurrency. Rounds alternate the adapters' order; medians of the rounds are printed.
+ * the same concurrency (3N of them, as many KV calls), the two alternating in --slices parts so
+ * both meet the same moments of the machine's load. Rounds alternate the adapters' order and
+ * which of the OTP run and the SET loop goes first; medians of the rounds are printed, with each round's ratio of the
+ * send and verify p99 to the SET loop's p99 at concurrency 20. With --json, the per-round rows are
+ * printed as one JSON line instead (for bench/otp_compare.ts).
  *
- *   deno run -A bench/otp_load.ts [--n 1000] [--rounds 3] [--kv tcp,upstash]
+ *   deno run -A bench/otp_load.ts [--n 5000] [--rounds 3] [--kv tcp,upstash] [--slices 10]
+ *     [--json] [--first-round 0]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
 import { benchTopic, servicesOver } from "./otp_services.ts";
@@ -17,9 +22,14 @@ import { openRedisKv } from "../lib/kv/tcp.ts";
 import { sendSmsOtp } from "../lib/otp/send.ts";
 import { verifyOtp } from "../lib/otp/verify.ts";
 
-const N = Number(cliFlag("n") ?? 1000);
+const N = Number(cliFlag("n") ?? 5000);
 const ROUNDS = Number(cliFlag("rounds") ?? 3);
 const KVS = (cliFlag("kv") ?? "tcp,upstash").split(",");
+const JSON_OUT = Deno.args.includes("--json");
+/** The first round's number (its parity picks the order), for runs of one round each. */
+const FIRST_ROUND = Number(cliFlag("first-round") ?? 0);
+/** Slices the OTP run and the SET loop alternate in, within each round. */
+const SLICES = Number(cliFlag("slices") ?? 10);
 const REDIS_URL = Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379";
 const topic = benchTopic(`load-${crypto.randomUUID().slice(0, 6)}`);
 const prefix = `otp-load:${crypto.randomUUID().slice(0, 8)}`;
@@ -32,14 +42,59 @@ const pct = (xs: number[], p: number) =>
 
 type Row = { p50: number; p99: number };
 type Result = Record<string, Row>;
+/** adapter and concurrency -> case -> one row per round. */
+export type Rounds = Record<string, Record<string, Row[]>>;
 
-async function otpRun(concurrency: number, s: Services, kv: Kv): Promise<Result> {
-  const send: number[] = [];
-  const verify: number[] = [];
-  const set: number[] = [];
+/** Each round's ratio of a case's p99 to the SET loop's p99 in the same round. */
+export function p99Ratios(cases: Record<string, Row[]>, name: string): number[] {
+  return (cases[name] ?? []).map((row, i) => row.p99 / cases["SET loop"][i].p99);
+}
+
+/** Prints the medians of the rounds, and the p99 ratios to the SET loop at concurrency 20. */
+export function printRounds(rounds: Rounds, n: number, title = ""): void {
+  const count = Object.values(Object.values(rounds)[0] ?? {})[0]?.length ?? 0;
+  console.log(
+    `\n${title}OTP on real Redis, ${n} send+verify per run, ${count} rounds, medians (ms)`,
+  );
+  console.log("| adapter, concurrency | case | p50 | p99 | p99 per round |\n|---|---|---|---|---|");
+  for (const [name, cases] of Object.entries(rounds)) {
+    for (const [k, rows] of Object.entries(cases)) {
+      const p50 = median(rows.map((x) => x.p50));
+      const p99 = median(rows.map((x) => x.p99));
+      const each = rows.map((x) => x.p99.toFixed(2)).join(" / ");
+      console.log(`| ${name} | ${k} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${each} |`);
+    }
+  }
+  console.log("\n| adapter | p99 / SET loop p99 | median | per round |\n|---|---|---|---|");
+  for (const [name, cases] of Object.entries(rounds)) {
+    if (!cases["SET loop"]) continue;
+    for (const k of ["send", "verify"]) {
+      const ratios = p99Ratios(cases, k);
+      const each = ratios.map((x) => x.toFixed(2)).join(" / ");
+      console.log(`| ${name} | ${k} | ${median(ratios).toFixed(2)} | ${each} |`);
+    }
+  }
+}
+
+type Samples = Record<string, number[]>;
+const row = (xs: number[]): Row => ({ p50: pct(xs, 0.5), p99: pct(xs, 0.99) });
+const rows = (samples: Samples): Result =>
+  Object.fromEntries(Object.entries(samples).map(([k, xs]) => [k, row(xs)]));
+
+/** `count` sends, each followed by its verify and a bare SET, `concurrency` at a time. */
+async function otpRun(
+  concurrency: number,
+  s: Services,
+  kv: Kv,
+  count = N,
+  into: Samples = {},
+): Promise<Samples> {
+  const send = into.send ??= [];
+  const verify = into.verify ??= [];
+  const set = into["SET between"] ??= [];
   let seq = 0;
   const worker = async () => {
-    while (seq < N) {
+    while (seq < count) {
       const i = seq++;
       const to = `0103${String((base + ++numbers) % 10_000_000).padStart(7, "0")}`;
       let t = performance.now();
@@ -56,16 +111,15 @@ async function otpRun(concurrency: number, s: Services, kv: Kv): Promise<Result>
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  const row = (xs: number[]) => ({ p50: pct(xs, 0.5), p99: pct(xs, 0.99) });
-  return { send: row(send), verify: row(verify), "SET between": row(set) };
+  return into;
 }
 
-/** Bare SETs with TTL alone, `concurrency` at a time, 3N of them (as many calls as the OTP run). */
-async function setLoop(concurrency: number, kv: Kv): Promise<Result> {
-  const set: number[] = [];
+/** `count` bare SETs with TTL alone, `concurrency` at a time. */
+async function setLoop(concurrency: number, kv: Kv, count: number, into: Samples) {
+  const set = into["SET loop"] ??= [];
   let seq = 0;
   const worker = async () => {
-    while (seq < 3 * N) {
+    while (seq < count) {
       const i = seq++;
       const t = performance.now();
       await kv.set(`${prefix}:loop:${i}`, "x", { ttlMs: 60_000 });
@@ -73,60 +127,66 @@ async function setLoop(concurrency: number, kv: Kv): Promise<Result> {
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  return { "SET loop": { p50: pct(set, 0.5), p99: pct(set, 0.99) } };
 }
 
-try {
-  const adapters: Record<string, Kv> = {};
-  for (const name of KVS) {
-    if (name === "tcp") adapters.tcp = openRedisKv(REDIS_URL);
-    else if (name === "upstash") {
-      const token = crypto.randomUUID();
-      const bridge = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
-      adapters.upstash = openUpstashKv(bridge.url, token);
-    } else throw new Error(`unknown --kv ${name}`);
-  }
-  const services = Object.fromEntries(
-    Object.entries(adapters).map(([name, kv]) => [name, servicesOver(kv)]),
-  );
-  for (const [name, kv] of Object.entries(adapters)) await otpRun(4, services[name], kv); // warm-up
-  // name -> case -> per-round rows
-  const rounds: Record<string, Record<string, Row[]>> = {};
-  const keep = (name: string, result: Result) => {
-    for (const [k, row] of Object.entries(result)) {
-      ((rounds[name] ??= {})[k] ??= []).push(row);
+/**
+ * N send+verify and 3N bare SETs (as many KV calls) at concurrency 20, in SLICES alternating
+ * slices, so both meet the same moments of the machine's load; `setFirst` picks which starts.
+ */
+async function interleaved(s: Services, kv: Kv, setFirst: boolean): Promise<Result> {
+  const samples: Samples = {};
+  for (let slice = 0; slice < SLICES; slice++) {
+    const otp = () => otpRun(20, s, kv, N / SLICES, samples);
+    const sets = () => setLoop(20, kv, (3 * N) / SLICES, samples);
+    if ((slice % 2 === 0) === setFirst) {
+      await sets();
+      await otp();
+    } else {
+      await otp();
+      await sets();
     }
-  };
-  const names = Object.keys(adapters);
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) {
-      const kv = adapters[name];
-      // Alternate which of the OTP run and the SET loop goes first.
-      if (r % 2 === 0) {
-        keep(`${name} c20`, await otpRun(20, services[name], kv));
-        keep(`${name} c20`, await setLoop(20, kv));
-      } else {
-        keep(`${name} c20`, await setLoop(20, kv));
-        keep(`${name} c20`, await otpRun(20, services[name], kv));
+  }
+  return rows(samples);
+}
+
+if (import.meta.main) {
+  try {
+    const adapters: Record<string, Kv> = {};
+    for (const name of KVS) {
+      if (name === "tcp") adapters.tcp = openRedisKv(REDIS_URL);
+      else if (name === "upstash") {
+        const token = crypto.randomUUID();
+        const bridge = JSON.parse(await spawnDeno(["dev/upstash_bridge.ts", "--token", token]));
+        adapters.upstash = openUpstashKv(bridge.url, token);
+      } else throw new Error(`unknown --kv ${name}`);
+    }
+    const services = Object.fromEntries(
+      Object.entries(adapters).map(([name, kv]) => [name, servicesOver(kv)]),
+    );
+    for (const [name, kv] of Object.entries(adapters)) await otpRun(4, services[name], kv); // warm-up
+    const rounds: Rounds = {};
+    const keep = (name: string, result: Result) => {
+      for (const [k, row] of Object.entries(result)) {
+        ((rounds[name] ??= {})[k] ??= []).push(row);
       }
-      keep(`${name} c1`, await otpRun(1, services[name], kv));
+    };
+    const names = Object.keys(adapters);
+    for (let r = FIRST_ROUND; r < FIRST_ROUND + ROUNDS; r++) {
+      const order = r % 2 === 0 ? names : [...names].reverse();
+      for (const name of order) {
+        const kv = adapters[name];
+        // Alternate which of the OTP run and the SET loop goes first.
+        keep(`${name} c20`, await interleaved(services[name], kv, r % 2 === 1));
+        keep(`${name} c1`, rows(await otpRun(1, services[name], kv)));
+      }
+      console.error(`round ${r - FIRST_ROUND + 1}/${ROUNDS} done`);
     }
-    console.error(`round ${r + 1}/${ROUNDS} done`);
+    if (JSON_OUT) console.log(JSON.stringify({ n: N, rounds }));
+    else printRounds(rounds, N);
+    for (const kv of Object.values(adapters)) await kv.close();
+  } catch (err) {
+    console.error(err);
+  } finally {
+    await finish();
   }
-  console.log(`\nOTP on real Redis, ${N} send+verify per run, ${ROUNDS} rounds, medians (ms)`);
-  console.log("| adapter, concurrency | case | p50 | p99 | p99 per round |\n|---|---|---|---|---|");
-  for (const [name, cases] of Object.entries(rounds)) {
-    for (const [k, rows] of Object.entries(cases)) {
-      const p50 = median(rows.map((x) => x.p50));
-      const p99 = median(rows.map((x) => x.p99));
-      const each = rows.map((x) => x.p99.toFixed(1)).join(" / ");
-      console.log(`| ${name} | ${k} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${each} |`);
-    }
-  }
-  for (const kv of Object.values(adapters)) await kv.close();
-} catch (err) {
-  console.error(err);
-} finally {
-  await finish();
 }

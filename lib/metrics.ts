@@ -1,9 +1,19 @@
 /**
- * Metrics in the Prometheus text format (prom-client, which runs on Deno and on Workers with
- * nodejs_compat). Counters and histograms count what this instance did; the outbox, transaction
+ * Metrics in the Prometheus text format (the registry of ./prometheus.ts, which runs the same on
+ * Deno and on Workers). Counters and histograms count what this instance did; the outbox, transaction
  * and push gauges are read from Postgres at scrape time, so they are the same on every instance.
  */
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import {
+  bucketLabels,
+  type Collector,
+  Counter,
+  Gauge,
+  header,
+  Histogram,
+  labelText,
+  Registry,
+  renderHistogram,
+} from "./prometheus.ts";
 import type { Sql } from "./db/port.ts";
 
 /** The request latency histogram's bounds, in seconds. */
@@ -47,58 +57,39 @@ export interface Metrics {
 /** Creates a registry with every metric; `db` feeds the gauges read at scrape time. */
 export function createMetrics(db: Sql): Metrics {
   const registry = new Registry();
-  const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
-    new Counter<L>({ name, help, labelNames, registers });
+    registry.register(new Counter<L>({ name, help, labelNames }));
   const histogram = <L extends string>(
     name: string,
     help: string,
     labelNames: L[],
     buckets = latencyBuckets,
-  ) => new Histogram<L>({ name, help, labelNames, buckets, registers });
+  ) => registry.register(new Histogram<L>({ name, help, labelNames, buckets }));
+  const gauge = <L extends string = never>(name: string, help: string, labelNames: L[] = []) =>
+    registry.register(new Gauge<L>({ name, help, labelNames }));
 
-  const itemOutbox = new Gauge({
-    name: "gp_item_outbox_requests",
-    help: "Item requests in the outbox by status",
-    labelNames: ["status"],
-    registers,
-  });
-  const chainTxs = new Gauge({
-    name: "gp_chain_transactions",
-    help: "Recorded blockchain transactions by status",
-    labelNames: ["status"],
-    registers,
-  });
-  const chainCallbacks = new Gauge({
-    name: "gp_chain_callbacks",
-    help: "Transaction callbacks by delivery state",
-    labelNames: ["state"],
-    registers,
-  });
-  const lowWallets = new Gauge({
-    name: "gp_chain_wallet_low_balance_pol",
-    help:
-      "Native balance (POL) of service wallets below POLYGON_LOW_BALANCE_POL at their last check; a wallet is listed only while low",
-    labelNames: ["address"],
-    registers,
-  });
-  const pushSlices = new Gauge({
-    name: "gp_push_slices",
-    help: "Push campaign slices by state",
-    labelNames: ["state"],
-    registers,
-  });
-  const pushLogged = new Gauge({
-    name: "gp_push_messages_logged",
-    help: "Push messages accepted by the log sink",
-    registers,
-  });
+  const itemOutbox = gauge("gp_item_outbox_requests", "Item requests in the outbox by status", [
+    "status",
+  ]);
+  const chainTxs = gauge("gp_chain_transactions", "Recorded blockchain transactions by status", [
+    "status",
+  ]);
+  const chainCallbacks = gauge("gp_chain_callbacks", "Transaction callbacks by delivery state", [
+    "state",
+  ]);
+  const lowWallets = gauge(
+    "gp_chain_wallet_low_balance_pol",
+    "Native balance (POL) of service wallets below POLYGON_LOW_BALANCE_POL at their last check; a wallet is listed only while low",
+    ["address"],
+  );
+  const pushSlices = gauge("gp_push_slices", "Push campaign slices by state", ["state"]);
+  const pushLogged = gauge("gp_push_messages_logged", "Push messages accepted by the log sink");
 
   async function refreshGauges() {
-    const grouped = async (gauge: Gauge<string>, label: string, sql: string) => {
+    const grouped = async <L extends string>(gauge: Gauge<L>, label: L, sql: string) => {
       const rows = await db.query<{ k: string; n: string | number }>(sql);
       gauge.reset();
-      for (const r of rows) gauge.set({ [label]: r.k }, Number(r.n));
+      for (const r of rows) gauge.set({ [label]: r.k } as Record<L, string>, Number(r.n));
     };
     // A gauge whose query fails keeps its last value; the counters still render.
     await Promise.allSettled([
@@ -121,19 +112,18 @@ export function createMetrics(db: Sql): Metrics {
       ),
       grouped(pushSlices, "state", "select state as k, count(*) as n from push_slices group by 1"),
       db.query<{ n: string | number }>("select count(*) as n from push_log_messages")
-        .then((rows) => pushLogged.set(Number(rows[0]?.n ?? 0))),
+        .then((rows) => pushLogged.setValue(Number(rows[0]?.n ?? 0))),
     ]);
   }
 
   const http = new HttpLatency(latencyBuckets);
-  registry.registerMetric(http.histogramMetric(
+  registry.register(http.histogramMetric(
     "gp_http_request_duration_seconds",
     "HTTP request latency",
-  ) as never);
-  registry.registerMetric(http.counterMetric(
-    "gp_http_requests_total",
-    "HTTP requests by route and status",
-  ) as never);
+  ));
+  registry.register(
+    http.counterMetric("gp_http_requests_total", "HTTP requests by route and status"),
+  );
 
   return {
     registry,
@@ -192,7 +182,7 @@ export function createMetrics(db: Sql): Metrics {
     ),
     async render() {
       await refreshGauges();
-      return await registry.metrics();
+      return registry.metrics();
     },
   };
 }
@@ -209,32 +199,28 @@ export function methodLabel(method: string): string {
 }
 
 interface Series {
-  labels: { family: string; route: string; method: string; status: string };
+  /** The series' label text, escaped once: `family="…",route="…",method="…",status="…"`. */
+  labels: string;
   /** Observations per bucket (not cumulative); the last slot is above every bound. */
   buckets: Float64Array;
   sum: number;
   count: number;
 }
 
-interface MetricValue {
-  metricName?: string;
-  labels: Record<string, string | number>;
-  value: number;
-}
-
 /**
  * The per-request latency histogram and request counter. A request is counted with a few map
- * lookups and no allocation (after the first of its label set), where a general-purpose
- * histogram hashes a label object on every observation; both metrics are rendered at scrape time
- * from the same counts, in the Prometheus text format through the registry.
+ * lookups and no allocation (after the first of its label set); both metrics are rendered at
+ * scrape time from the same counts.
  */
 export class HttpLatency {
   readonly #series = new Map<string, Map<string, Map<string, Map<number, Series>>>>();
   readonly #bounds: number[];
+  readonly #le: string[];
 
   /** A histogram over `bounds` (seconds, ascending). */
   constructor(bounds: number[]) {
     this.#bounds = bounds;
+    this.#le = bucketLabels(bounds);
   }
 
   /** Counts one request that took `seconds` (a method outside the standard ones as OTHER). */
@@ -247,7 +233,7 @@ export class HttpLatency {
     let series = byStatus.get(status);
     if (!series) {
       series = {
-        labels: { family, route, method, status: String(status) },
+        labels: labelText(HTTP_LABELS, [family, route, method, String(status)]),
         buckets: new Float64Array(this.#bounds.length + 1),
         sum: 0,
         count: 0,
@@ -276,36 +262,31 @@ export class HttpLatency {
     }
   }
 
-  /** The histogram as a registry metric (cumulative buckets, sum and count per label set). */
-  histogramMetric(name: string, help: string) {
-    const get = () => {
-      const values: MetricValue[] = [];
-      for (const s of this.#all()) {
-        let cumulative = 0;
-        for (let i = 0; i <= this.#bounds.length; i++) {
-          cumulative += s.buckets[i];
-          const le = i < this.#bounds.length ? this.#bounds[i] : "+Inf";
-          values.push({
-            metricName: `${name}_bucket`,
-            labels: { ...s.labels, le },
-            value: cumulative,
-          });
+  /** The histogram as a metric family (cumulative buckets, sum and count per label set). */
+  histogramMetric(name: string, help: string): Collector {
+    return {
+      name,
+      render: () => {
+        let text = header(name, help, "histogram");
+        for (const s of this.#all()) {
+          text += "\n" + renderHistogram(name, s.labels, this.#le, s.buckets, s.sum, s.count);
         }
-        values.push({ metricName: `${name}_sum`, labels: s.labels, value: s.sum });
-        values.push({ metricName: `${name}_count`, labels: s.labels, value: s.count });
-      }
-      return { name, help, type: "histogram", values, aggregator: "sum" };
+        return text;
+      },
     };
-    return { name, help, type: "histogram", aggregator: "sum", get: () => Promise.resolve(get()) };
   }
 
-  /** The request counter as a registry metric (the histogram's count per label set). */
-  counterMetric(name: string, help: string) {
-    const get = () => {
-      const values: MetricValue[] = [];
-      for (const s of this.#all()) values.push({ labels: s.labels, value: s.count });
-      return { name, help, type: "counter", values, aggregator: "sum" };
+  /** The request counter as a metric family (the histogram's count per label set). */
+  counterMetric(name: string, help: string): Collector {
+    return {
+      name,
+      render: () => {
+        let text = header(name, help, "counter");
+        for (const s of this.#all()) text += `\n${name}{${s.labels}} ${s.count}`;
+        return text;
+      },
     };
-    return { name, help, type: "counter", aggregator: "sum", get: () => Promise.resolve(get()) };
   }
 }
+
+const HTTP_LABELS = ["family", "route", "method", "status"];

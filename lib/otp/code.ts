@@ -3,10 +3,13 @@
  * stored (the server key is derived from the master key, so Redis never holds a code or an
  * address in clear).
  */
-import { toHex } from "../crypto/hashing.ts";
+import { hmacSha256Hex, HmacSha256Key } from "../crypto/sha256.ts";
 
 const enc = new TextEncoder();
-const keys = new WeakMap<object, Promise<CryptoKey>>();
+const keys = new WeakMap<object, Promise<OtpHashKey>>();
+
+/** The OTP hashing key; hashing under it is synchronous (no event-loop turn per hash). */
+export type OtpHashKey = HmacSha256Key;
 
 /** Uniform random decimal digits; leading zeros are kept ("012345"). */
 export function generateCode(length: number): string {
@@ -23,7 +26,7 @@ export function generateCode(length: number): string {
 }
 
 /** The server's OTP hashing key, derived once per secrets object from the master key. */
-export function otpHashKey(secrets: { kmsMasterKey: string }): Promise<CryptoKey> {
+export function otpHashKey(secrets: { kmsMasterKey: string }): Promise<OtpHashKey> {
   let key = keys.get(secrets);
   if (!key) {
     key = (async () => {
@@ -35,14 +38,12 @@ export function otpHashKey(secrets: { kmsMasterKey: string }): Promise<CryptoKey
         ["sign"],
       );
       // Domain separation: the OTP key is never the master key itself.
-      const derived = await crypto.subtle.sign("HMAC", master, enc.encode("otp-hash-key/v1"));
-      return await crypto.subtle.importKey(
-        "raw",
-        derived,
-        { name: "HMAC", hash: "SHA-256" },
-        false,
-        ["sign"],
+      const derived = new Uint8Array(
+        await crypto.subtle.sign("HMAC", master, enc.encode("otp-hash-key/v1")),
       );
+      const key = new HmacSha256Key(derived);
+      derived.fill(0);
+      return key;
     })();
     keys.set(secrets, key);
   }
@@ -50,6 +51,6 @@ export function otpHashKey(secrets: { kmsMasterKey: string }): Promise<CryptoKey
 }
 
 /** Hex HMAC-SHA-256 of text under the OTP key. */
-export async function keyedHash(key: CryptoKey, text: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(text))));
+export function keyedHash(key: OtpHashKey, text: string): string {
+  return hmacSha256Hex(key, text);
 }

@@ -7,7 +7,7 @@ import type { Services } from "../services.ts";
 import type { OtpTopic } from "./topics.ts";
 import type { OtpLang } from "./messages.ts";
 import { otpMessage } from "./messages.ts";
-import { generateCode, otpHashKey } from "./code.ts";
+import { generateCode, type OtpHashKey, otpHashKey } from "./code.ts";
 import { formatZonedExpiry } from "./expiry.ts";
 import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.ts";
 import { issueCode, type ReceiverKeys, receiverKeys } from "./state.ts";
@@ -60,9 +60,9 @@ export async function topicReceiverKeys(
   topic: OtpTopic,
   channel: "sms" | "email",
   receiver: string,
-): Promise<{ hashKey: CryptoKey; keys: ReceiverKeys }> {
+): Promise<{ hashKey: OtpHashKey; keys: ReceiverKeys }> {
   const hashKey = await otpHashKey(s.secrets);
-  const keys = await receiverKeys(hashKey, {
+  const keys = receiverKeys(hashKey, {
     gameIndex: topic.gameIndex,
     topic: topic.topic,
     channel,

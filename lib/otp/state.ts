@@ -16,7 +16,7 @@
 import type { Kv, KvLocalStore, KvScript } from "../kv/port.ts";
 import { DomainError } from "../errors.ts";
 import { equalFixed, randomToken } from "../crypto/hashing.ts";
-import { keyedHash } from "./code.ts";
+import { keyedHash, type OtpHashKey } from "./code.ts";
 
 /** Wrong or right, a code can be tried this many times; then it is void. */
 export const MAX_VERIFY_ATTEMPTS = 5;
@@ -40,12 +40,12 @@ function triesKey(rid: string): string {
 }
 
 /** Derives the receiver's key names from its identity; nothing readable reaches Redis. */
-export async function receiverKeys(
-  hashKey: CryptoKey,
+export function receiverKeys(
+  hashKey: OtpHashKey,
   input: { gameIndex: number; topic: string; channel: "sms" | "email"; receiver: string },
-): Promise<ReceiverKeys> {
-  const rcv = await keyedHash(hashKey, `${input.gameIndex}\n${input.channel}\n${input.receiver}`);
-  const rid = await keyedHash(hashKey, `${rcv}\n${input.topic}`);
+): ReceiverKeys {
+  const rcv = keyedHash(hashKey, `${input.gameIndex}\n${input.channel}\n${input.receiver}`);
+  const rid = keyedHash(hashKey, `${rcv}\n${input.topic}`);
   return { rcv: rcv.slice(0, 40), rid: rid.slice(0, 40) };
 }
 
@@ -200,7 +200,7 @@ export interface IssuedCode {
  */
 export async function issueCode(
   kv: Kv,
-  hashKey: CryptoKey,
+  hashKey: OtpHashKey,
   input: {
     keys: ReceiverKeys;
     gameIndex: number;
@@ -219,7 +219,7 @@ export async function issueCode(
   const coolKey = `otp:cool:${keys.rid}`;
   const codeKey = `otp:code:${keys.rid}`;
   const value = JSON.stringify({
-    h: await codeHash(hashKey, keys.rid, input.code),
+    h: codeHash(hashKey, keys.rid, input.code),
     n: "",
     e: input.expiresAtMs,
     u: randomToken(9),
@@ -277,7 +277,7 @@ export async function issueCode(
 }
 
 /** The stored hash of a code: keyed, over the receiver and the code. */
-function codeHash(hashKey: CryptoKey, rid: string, code: string): Promise<string> {
+function codeHash(hashKey: OtpHashKey, rid: string, code: string): string {
   // The empty line is where an earlier value format put a per-code nonce.
   return keyedHash(hashKey, `${rid}\n\n${code}`);
 }
@@ -289,7 +289,7 @@ function codeHash(hashKey: CryptoKey, rid: string, code: string): Promise<string
  */
 export async function checkCode(
   kv: Kv,
-  hashKey: CryptoKey,
+  hashKey: OtpHashKey,
   input: { rid: string; otp: string; nowMs: number },
 ): Promise<boolean> {
   const key = `otp:code:${input.rid}`;
@@ -298,7 +298,7 @@ export async function checkCode(
   // it, is removed at once, and is bounded by the longest validity in any case.
   const outcome = await kv.script(VERIFY, [key, tries], [
     input.nowMs,
-    await codeHash(hashKey, input.rid, input.otp),
+    codeHash(hashKey, input.rid, input.otp),
     MAX_VERIFY_ATTEMPTS,
     MAX_CODE_VALIDITY_MS,
   ]) as VerifyOutcome;
@@ -319,7 +319,7 @@ interface NonceCode {
  */
 async function checkNonceCode(
   kv: Kv,
-  hashKey: CryptoKey,
+  hashKey: OtpHashKey,
   input: { rid: string; otp: string; nowMs: number; raw: string; count: number },
 ): Promise<boolean> {
   const { raw, count } = input;
@@ -330,7 +330,7 @@ async function checkNonceCode(
     await kv.del(key, tries);
     return false;
   }
-  const presented = await keyedHash(hashKey, `${input.rid}\n${stored.n}\n${input.otp}`);
+  const presented = keyedHash(hashKey, `${input.rid}\n${stored.n}\n${input.otp}`);
   if (!equalFixed(presented, stored.h)) {
     if (count >= MAX_VERIFY_ATTEMPTS) await kv.del(key, tries);
     return false;

@@ -235,7 +235,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "workers: /metrics renders the Prometheus text (prom-client on workerd)",
+  name: "workers: /metrics renders the Prometheus text (the product's registry on workerd)",
   ignore,
   fn: async () => {
     const res = await fetch(`${url}/metrics`, {

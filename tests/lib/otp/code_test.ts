@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { generateCode, keyedHash, otpHashKey } from "../../../lib/otp/code.ts";
+import { receiverKeys } from "../../../lib/otp/state.ts";
+import { toHex } from "../../../lib/crypto/hashing.ts";
 
 Deno.test("codes have the asked length and only digits, leading zeros included", () => {
   for (const length of [4, 6, 8, 10]) {
@@ -21,8 +23,48 @@ Deno.test("digits are close to uniform", () => {
 Deno.test("the hashing key is derived from the master key and is stable per secrets", async () => {
   const a = { kmsMasterKey: "master-a" };
   const b = { kmsMasterKey: "master-b" };
-  const ha = await keyedHash(await otpHashKey(a), "123456");
-  assert.equal(ha, await keyedHash(await otpHashKey(a), "123456"));
-  assert.notEqual(ha, await keyedHash(await otpHashKey(b), "123456"));
+  const ha = keyedHash(await otpHashKey(a), "123456");
+  assert.equal(ha, keyedHash(await otpHashKey(a), "123456"));
+  assert.notEqual(ha, keyedHash(await otpHashKey(b), "123456"));
   assert.match(ha, /^[0-9a-f]{64}$/);
+});
+
+/** The keyed hash as WebCrypto computes it, from the master key down (the stored format). */
+async function webKeyedHash(masterKey: string, text: string): Promise<string> {
+  const enc = new TextEncoder();
+  const hmac = async (key: Uint8Array, data: string) => {
+    const k = await crypto.subtle.importKey(
+      "raw",
+      key as BufferSource,
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    return new Uint8Array(await crypto.subtle.sign("HMAC", k, enc.encode(data)));
+  };
+  const derived = await hmac(enc.encode(masterKey), "otp-hash-key/v1");
+  return toHex(await hmac(derived, text));
+}
+
+Deno.test("keyed hashes and receiver keys are those WebCrypto gives, so stored state still matches", async () => {
+  const secrets = { kmsMasterKey: `master-${crypto.randomUUID()}` };
+  const key = await otpHashKey(secrets);
+  for (const text of ["123456", "7\nsms\n82:1012345678", "1\nemail\nÜser@例え.jp", ""]) {
+    assert.equal(keyedHash(key, text), await webKeyedHash(secrets.kmsMasterKey, text));
+  }
+  const keys = receiverKeys(key, {
+    gameIndex: 7,
+    topic: "login",
+    channel: "sms",
+    receiver: "82:1012345678",
+  });
+  const rcv = await webKeyedHash(secrets.kmsMasterKey, "7\nsms\n82:1012345678");
+  const rid = await webKeyedHash(secrets.kmsMasterKey, `${rcv}\nlogin`);
+  assert.deepEqual(keys, { rcv: rcv.slice(0, 40), rid: rid.slice(0, 40) });
+});
+
+Deno.test("the hashing key prints as nothing", async () => {
+  const key = await otpHashKey({ kmsMasterKey: "printed-master" });
+  assert.equal(Deno.inspect(key), "[HmacSha256Key]");
+  assert.equal(JSON.stringify(key), '"[HmacSha256Key]"');
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { formatZonedExpiry } from "../../../lib/otp/expiry.ts";
-import { isTimeZone } from "../../../lib/time/zones.ts";
+import { isTimeZone, offsetSecondsAt } from "../../../lib/time/zones.ts";
 
 Deno.test("expiry prints the spec's shape: local time, offset and zone name in brackets", () => {
   const ms = Date.UTC(2026, 10, 20, 23, 13, 25, 943);
@@ -47,4 +47,47 @@ Deno.test("midnight prints as 00, not 24", () => {
 Deno.test("time zone names are checked with Intl", () => {
   assert.equal(isTimeZone("Asia/Seoul"), true);
   assert.equal(isTimeZone("Mars/Olympus"), false);
+});
+
+/** The expiry as Intl gives it for that very instant, nothing remembered. */
+function direct(ms: number, zone: string): string {
+  const offset = offsetSecondsAt(zone, ms);
+  const sign = offset < 0 ? "-" : "+";
+  const abs = Math.abs(offset);
+  const hm = `${String(Math.floor(abs / 3600)).padStart(2, "0")}:${
+    String(Math.floor((abs % 3600) / 60)).padStart(2, "0")
+  }`;
+  const seconds = abs % 60 ? `:${String(abs % 60).padStart(2, "0")}` : "";
+  const wall = new Date(ms + offset * 1000).toISOString().slice(0, 23);
+  return `${wall}${offset === 0 ? "Z" : `${sign}${hm}${seconds}`}[${zone}]`;
+}
+
+Deno.test("expiries around offset changes, in any order, match Intl at each instant", () => {
+  // Spring and autumn changes in New York, London, Lord Howe (half-hour DST), Chatham (+12:45),
+  // and a zone without changes; instants step through the hours around each change.
+  const changes: [string, number][] = [
+    ["America/New_York", Date.UTC(2026, 2, 8, 7)],
+    ["America/New_York", Date.UTC(2026, 10, 1, 6)],
+    ["Europe/London", Date.UTC(2026, 2, 29, 1)],
+    ["Europe/London", Date.UTC(2026, 9, 25, 1)],
+    ["Australia/Lord_Howe", Date.UTC(2026, 3, 4, 15)],
+    ["Australia/Lord_Howe", Date.UTC(2026, 9, 3, 15, 30)],
+    ["Pacific/Chatham", Date.UTC(2026, 3, 4, 14)],
+    ["Asia/Seoul", Date.UTC(2026, 5, 1)],
+  ];
+  const instants: [string, number][] = [];
+  for (const [zone, at] of changes) {
+    for (let ms = at - 3 * 3_600_000; ms <= at + 3 * 3_600_000; ms += 7 * 60_000 + 1_013) {
+      instants.push([zone, ms], [zone, at - 1], [zone, at], [zone, at + 1]);
+    }
+  }
+  // In order first (the remembered hour is used most), then shuffled (it is replaced often).
+  const shuffled = [...instants].sort(() => Math.random() - 0.5);
+  for (const [zone, ms] of [...instants, ...shuffled]) {
+    assert.equal(formatZonedExpiry(ms, zone), direct(ms, zone), `${zone} ${ms}`);
+  }
+  // The changes are really there (the test would pass vacuously otherwise).
+  for (const [zone, at] of changes.slice(0, 7)) {
+    assert.notEqual(offsetSecondsAt(zone, at - 1), offsetSecondsAt(zone, at), zone);
+  }
 });

@@ -32,7 +32,7 @@ const adapters: [string, () => Kv, boolean][] = [
 async function receiver() {
   const hashKey = await otpHashKey({ kmsMasterKey: "state-contract-master-key" });
   const topic = `t-${crypto.randomUUID()}`;
-  const keys = await receiverKeys(hashKey, {
+  const keys = receiverKeys(hashKey, {
     gameIndex: 7,
     topic,
     channel: "sms",
@@ -133,7 +133,7 @@ for (const [name, open, ignore] of adapters) {
         "SMS_LIMIT_EXCEEDED",
       );
       // The topic's minute: another receiver of the same topic counts against it.
-      const other = await receiverKeys(hashKey, {
+      const other = receiverKeys(hashKey, {
         gameIndex: 7,
         topic,
         channel: "sms",
@@ -227,7 +227,7 @@ for (const [name, open, ignore] of adapters) {
       const { hashKey, keys } = await receiver();
       const store = async (code: string) => {
         const n = "nonce123";
-        const h = await keyedHash(hashKey, `${keys.rid}\n${n}\n${code}`);
+        const h = keyedHash(hashKey, `${keys.rid}\n${n}\n${code}`);
         await kv.set(`otp:code:${keys.rid}`, JSON.stringify({ h, n, e: t0 + 60_000 }), {
           ttlMs: 60_000,
         });

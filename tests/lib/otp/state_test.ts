@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { openMemoryKv } from "../../../lib/kv/memory.ts";
-import { otpHashKey } from "../../../lib/otp/code.ts";
+import { type OtpHashKey, otpHashKey } from "../../../lib/otp/code.ts";
 import { checkCode, issueCode, receiverKeys } from "../../../lib/otp/state.ts";
 import type { Kv } from "../../../lib/kv/port.ts";
 
@@ -8,7 +8,7 @@ async function setup() {
   let now = 1_800_000_000_000;
   const kv = openMemoryKv(() => now);
   const hashKey = await otpHashKey({ kmsMasterKey: "state-test-master-key" });
-  const keys = await receiverKeys(hashKey, {
+  const keys = receiverKeys(hashKey, {
     gameIndex: 7,
     topic: "login",
     channel: "sms",
@@ -20,7 +20,7 @@ async function setup() {
 /** Stores a code as an admitted send does (no cooldown, limits out of the way). */
 function storeCode(
   kv: Kv,
-  hashKey: CryptoKey,
+  hashKey: OtpHashKey,
   input: { keys: { rid: string; rcv: string }; code: string; nowMs: number; expiresAtMs: number },
 ) {
   return issueCode(kv, hashKey, {
