@@ -1,5 +1,5 @@
 /**
- * The Redis TCP adapter (ioredis) when the link fails: an address nothing listens on fails as
+ * The Redis TCP adapter (lib/kv/resp.ts underneath) when the link fails: an address nothing listens on fails as
  * unavailable instead of waiting, and a connection cut under the client is replaced (calls fail
  * as unavailable meanwhile, never hang). The cut runs when REDIS_URL names a real Redis.
  */
