@@ -135,7 +135,8 @@ export async function sendSmsOtp(
 ): Promise<SentOtp> {
   const lang = input.lang ?? "en";
   const lookup = input.lookup ?? false;
-  if (lookup) assertValidPhone(input.toCountryNo, input.to);
+  // With lookup, the validated parse gives the E.164 form too.
+  const validated = lookup ? assertValidPhone(input.toCountryNo, input.to) : null;
   return await issue(
     s,
     topic,
@@ -171,7 +172,7 @@ export async function sendSmsOtp(
       }
       const provider = s.otpProviders.sms;
       await provider.send({ outbound: s.outbound, nowMs: s.clock.now() }, {
-        to: e164(input.toCountryNo, input.to),
+        to: validated ?? e164(input.toCountryNo, input.to),
         text: otpMessage(lang, topic, code),
         lang,
         retry,
