@@ -7,6 +7,7 @@ import { hmacSha256Hex, HmacSha256Key } from "../crypto/sha256.ts";
 
 const enc = new TextEncoder();
 const keys = new WeakMap<object, Promise<OtpHashKey>>();
+const derivedKeys = new WeakMap<object, OtpHashKey>();
 
 /** The OTP hashing key; hashing under it is synchronous (no event-loop turn per hash). */
 export type OtpHashKey = HmacSha256Key;
@@ -67,11 +68,17 @@ export function otpHashKey(secrets: { kmsMasterKey: string }): Promise<OtpHashKe
       );
       const key = new HmacSha256Key(derived);
       derived.fill(0);
+      derivedKeys.set(secrets, key);
       return key;
     })();
     keys.set(secrets, key);
   }
   return key;
+}
+
+/** The OTP hashing key if already derived for these secrets (then no event-loop turn is needed). */
+export function derivedOtpHashKey(secrets: { kmsMasterKey: string }): OtpHashKey | undefined {
+  return derivedKeys.get(secrets);
 }
 
 /** Hex HMAC-SHA-256 of text under the OTP key. */

@@ -196,6 +196,9 @@ return {'ok'}
   },
 };
 
+/** A duration as Redis takes it: whole milliseconds, at least one. */
+const ms = (v: number) => Math.max(1, Math.ceil(v));
+
 /** What an admitted send stored. */
 export interface IssuedCode {
   /** A send to the same receiver and topic happened within RETRY_WINDOW_MS before this one. */
@@ -240,7 +243,6 @@ export async function issueCode(
   const value = `{"h":"${
     codeHash(hashKey, keys.rid, input.code)
   }","n":"","e":${input.expiresAtMs},"u":"${uniqueToken()}"}`;
-  const ms = (v: number) => Math.max(1, Math.ceil(v));
   const cooling = cooldownMs > 0;
   const outcome = await kv.script(SEND, [
     coolKey,
