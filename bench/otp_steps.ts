@@ -51,7 +51,9 @@ if (Deno.args.includes("--redis")) {
     await verifyOtp(rs, t, { channel: "sms", to, toCountryNo: "82" }, otp);
   }
   const per = (a: { calls: number; usec: number }, b: { calls: number; usec: number }) =>
-    `${((b.usec - a.usec) / (b.calls - a.calls)).toFixed(2)} µs per call (${b.calls - a.calls} calls)`;
+    `${((b.usec - a.usec) / (b.calls - a.calls)).toFixed(2)} µs per call (${
+      b.calls - a.calls
+    } calls)`;
   const s0 = await evalshaStats();
   for (let i = 0; i < N; i++) {
     sent.push((await sendSmsOtp(rs, t, { to: number(i), toCountryNo: "82" })).otp);
