@@ -7,7 +7,14 @@
  * bytes) for every path measured.
  *
  *   deno run -A bench/reads_load.ts embedded|real|real:tcp [--rounds 5] [--seconds 5]
- *     [--only name,...] [--baseline <checkout>]
+ *     [--only name,...] [--baseline <checkout>] [--halves]
+ *
+ * Beside each target's req/s and latency, the CPU time its server process spent per request over
+ * the run (user and system time of every thread, from /proc: what the server did, whatever else
+ * ran on the machine), and the reference's CPU per request over the target's in each round. Every
+ * round is printed after the table. `--halves` measures each target of a round in two runs of half
+ * the time, in mirrored order (A B, then B A), so that a load which changes during the round
+ * weighs on both sides alike.
  *
  * `--baseline` names another checkout of the product (an older commit, with its node_modules):
  * its bench/serve_reads.ts is started too (on the same stores, seeding its own tenants) and each
@@ -35,6 +42,7 @@ const rounds = Number(cliFlag("rounds") ?? 5);
 const seconds = Number(cliFlag("seconds") ?? 5);
 const only = cliFlag("only")?.split(",");
 const baselineDir = cliFlag("baseline");
+const halves = Deno.args.includes("--halves");
 const IDS = 1_000;
 
 function uptime(): string {
@@ -125,11 +133,37 @@ async function main() {
   // Each target's server process, for its CPU time per request.
   const pids = new Map<Target, number>();
   for (const t of [bare, ...measured.flat()]) if (t) pids.set(t, pidOf(new URL(t.url).port));
-  const measure = async (t: Target): Promise<Measured> => {
+  const measure = async (t: Target, s = seconds): Promise<Measured> => {
     const pid = pids.get(t)!;
     const before = cpuTicks(pid);
-    const run = await runWrk(t, seconds);
-    return { ...run, cpuUs: (cpuTicks(pid) - before) * 10_000 / (run.rps * seconds) };
+    const run = await runWrk(t, s);
+    return { ...run, seconds: s, cpuUs: (cpuTicks(pid) - before) * 10_000 / (run.rps * s) };
+  };
+  // A round's measurement of each target of a pair (or triple): with `--halves`, two runs of half
+  // the time in mirrored order (A B, then B A), so a load that rises or falls during the round
+  // weighs on each alike; req/s and CPU are the two halves' together, p50 and p99 their mean.
+  const measureAll = async (order: Target[]): Promise<Map<Target, Measured>> => {
+    const got = new Map<Target, Measured>();
+    if (!halves) {
+      for (const t of order) got.set(t, await measure(t));
+      return got;
+    }
+    const half = Math.max(1, Math.round(seconds / 2));
+    const first = new Map<Target, Measured>();
+    for (const t of order) first.set(t, await measure(t, half));
+    for (const t of [...order].reverse()) {
+      const [a, b] = [first.get(t)!, await measure(t, half)];
+      const requests = a.rps * a.seconds + b.rps * b.seconds;
+      got.set(t, {
+        rps: requests / (a.seconds + b.seconds),
+        p50: (a.p50 + b.p50) / 2,
+        p99: (a.p99 + b.p99) / 2,
+        non2xx: a.non2xx + b.non2xx,
+        seconds: a.seconds + b.seconds,
+        cpuUs: (a.cpuUs * a.rps * a.seconds + b.cpuUs * b.rps * b.seconds) / requests,
+      });
+    }
+    return got;
   };
   for (let r = 0; r < rounds; r++) {
     record(bare, await measure(bare));
@@ -139,8 +173,7 @@ async function main() {
         : r % 2 === 0
         ? [svc, refT]
         : [refT, svc];
-      const got = new Map<Target, Measured>();
-      for (const t of order) got.set(t, await measure(t));
+      const got = await measureAll(order);
       for (const t of order) record(t, got.get(t)!);
       for (const t of base ? [svc, base] : [svc]) {
         if (!ratios.has(t.name)) ratios.set(t.name, []);
@@ -152,7 +185,9 @@ async function main() {
   }
   const loadAfter = uptime();
   console.log(
-    `\n${tier} tier, wrk -t2 -c50 -d${seconds}s, ${rounds} rounds alternated, medians; ` +
+    `\n${tier} tier, wrk -t2 -c50 -d${seconds}s${
+      halves ? " (two halves in mirrored order)" : ""
+    }, ${rounds} rounds alternated, medians; ` +
       `load average (1/5/15 min) before ${loadBefore}, after ${loadAfter}`,
   );
   console.log(
@@ -197,8 +232,9 @@ async function main() {
   }
 }
 
-/** One wrk run and the CPU time its server process spent per request over it (µs). */
+/** One wrk run (of `seconds`) and the CPU time its server process spent per request (µs). */
 interface Measured extends Run {
+  seconds: number;
   cpuUs: number;
 }
 
