@@ -5,7 +5,11 @@
  * while one call runs (0 when it never yields to the event loop). Runs the same on older trees (steps that
  * were asynchronous there are awaited).
  *
- *   deno run -A bench/otp_steps.ts [--n 20000]
+ * With --redis, instead: Redis's own time per script call (INFO commandstats, EVALSHA µs per
+ * call) for --n sequential sends through the TCP adapter (REDIS_URL), then as many verifies of
+ * the codes sent; run it with nothing else using Redis.
+ *
+ *   deno run -A bench/otp_steps.ts [--n 20000] [--redis]
  */
 import { setImmediate } from "node:timers";
 import { cliFlag } from "../dev/cli_flag.ts";
@@ -21,6 +25,54 @@ import { otpMessage } from "../lib/otp/messages.ts";
 import { randomToken } from "../lib/crypto/hashing.ts";
 
 const N = Number(cliFlag("n") ?? 20000);
+
+/** EVALSHA calls and µs so far, from Redis's INFO commandstats. */
+async function evalshaStats(): Promise<{ calls: number; usec: number }> {
+  const out = await new Deno.Command("redis-cli", {
+    args: ["-u", Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379", "info", "commandstats"],
+    stdout: "piped",
+  }).output();
+  const m = /cmdstat_evalsha:calls=(\d+),usec=(\d+)/.exec(new TextDecoder().decode(out.stdout));
+  return m ? { calls: Number(m[1]), usec: Number(m[2]) } : { calls: 0, usec: 0 };
+}
+
+if (Deno.args.includes("--redis")) {
+  const { openRedisKv } = await import("../lib/kv/tcp.ts");
+  const kv = openRedisKv(Deno.env.get("REDIS_URL") ?? "redis://127.0.0.1:6379");
+  const rs = servicesOver(kv);
+  const t = benchTopic(`redis-time-${crypto.randomUUID().slice(0, 6)}`);
+  const base = Math.floor(Math.random() * 1_000_000);
+  const number = (i: number) => `0105${String((base + i) % 10_000_000).padStart(7, "0")}`;
+  const sent: string[] = [];
+  // Warm-up: the scripts loaded, the connection open.
+  for (let i = 0; i < 50; i++) {
+    const to = `0109${String(i).padStart(7, "0")}`;
+    const { otp } = await sendSmsOtp(rs, t, { to, toCountryNo: "82" });
+    await verifyOtp(rs, t, { channel: "sms", to, toCountryNo: "82" }, otp);
+  }
+  const per = (a: { calls: number; usec: number }, b: { calls: number; usec: number }) =>
+    `${((b.usec - a.usec) / (b.calls - a.calls)).toFixed(2)} µs per call (${
+      b.calls - a.calls
+    } calls)`;
+  const s0 = await evalshaStats();
+  for (let i = 0; i < N; i++) {
+    sent.push((await sendSmsOtp(rs, t, { to: number(i), toCountryNo: "82" })).otp);
+  }
+  const s1 = await evalshaStats();
+  for (let i = 0; i < N; i++) {
+    const to = number(i);
+    if (!await verifyOtp(rs, t, { channel: "sms", to, toCountryNo: "82" }, sent[i])) {
+      throw new Error("verify failed");
+    }
+  }
+  const s2 = await evalshaStats();
+  console.log(`\nRedis time per EVALSHA (commandstats), ${N} sequential calls each`);
+  console.log(`| send script | ${per(s0, s1)} |`);
+  console.log(`| verify script (right code) | ${per(s1, s2)} |`);
+  console.log(`| both | ${per(s0, s2)} |`);
+  await kv.close();
+  Deno.exit(0);
+}
 
 /** A KV that admits every send and accepts every code, answering at once. */
 const okKv = {

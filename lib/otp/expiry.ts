@@ -40,11 +40,35 @@ function offsetAt(timeZone: string, epochMs: number): number {
   return offsetSeconds;
 }
 
+/** Per zone, the text of the last wall-clock minute formatted and the text after the seconds. */
+const minutes = new Map<
+  string,
+  { start: number; offsetSeconds: number; head: string; tail: string }
+>();
+
+const pad2 = (n: number) => (n < 10 ? "0" : "") + n;
+const pad3 = (n: number) => (n < 10 ? "00" : n < 100 ? "0" : "") + n;
+
 /** Formats epoch milliseconds in a time zone, e.g. `2026-11-21T08:13:25.943+09:00[Asia/Seoul]`. */
 export function formatZonedExpiry(epochMs: number, timeZone: string): string {
   const offsetSeconds = offsetAt(timeZone, epochMs);
-  // The wall clock is the instant shifted by the offset, read as UTC.
-  const wall = new Date(epochMs + offsetSeconds * 1000);
-  const date = wall.toISOString().slice(0, 23);
-  return `${date}${isoOffset(offsetSeconds)}[${timeZone}]`;
+  // The wall clock is the instant shifted by the offset, read as UTC (whole milliseconds, as a
+  // Date keeps them).
+  const wall = Math.trunc(epochMs) + offsetSeconds * 1000;
+  const start = Math.floor(wall / 60_000) * 60_000;
+  let minute = minutes.get(timeZone);
+  // A wall-clock minute can repeat with another offset (clocks turned back), hence both checks.
+  if (!minute || minute.start !== start || minute.offsetSeconds !== offsetSeconds) {
+    // Expiries of a zone mostly fall within one minute of each other: the date, hour and minute
+    // (and the offset, constant within the minute) are formatted once per minute.
+    minute = {
+      start,
+      offsetSeconds,
+      head: new Date(start).toISOString().slice(0, 17),
+      tail: `${isoOffset(offsetSeconds)}[${timeZone}]`,
+    };
+    minutes.set(timeZone, minute);
+  }
+  const ms = wall - start;
+  return `${minute.head}${pad2(Math.floor(ms / 1000))}.${pad3(ms % 1000)}${minute.tail}`;
 }

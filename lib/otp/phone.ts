@@ -39,9 +39,10 @@ export function e164(toCountryNo: string, to: string): string {
 
 /**
  * The lookup check: the number must be valid for the given country calling code according to
- * libphonenumber's full metadata; throws INVALID_PHONE_NUMBER otherwise.
+ * libphonenumber's full metadata; throws INVALID_PHONE_NUMBER otherwise. Answers the number's
+ * E.164 form (what `e164` gives for it), so a send with lookup parses the number once.
  */
-export function assertValidPhone(toCountryNo: string, to: string): void {
+export function assertValidPhone(toCountryNo: string, to: string): string {
   const countryNo = countryDigits(toCountryNo);
   const parsed = parsePhoneNumberFromString(to, { defaultCallingCode: countryNo });
   if (!parsed || parsed.countryCallingCode !== countryNo || !parsed.isValid()) {
@@ -51,6 +52,7 @@ export function assertValidPhone(toCountryNo: string, to: string): void {
       `to: ${to} is not a valid phone number for country code ${countryNo}`,
     );
   }
+  return parsed.number;
 }
 
 /** The receiver identity keyed in Redis: "<country code>:<national digits>". */

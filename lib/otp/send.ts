@@ -7,7 +7,7 @@ import type { Services } from "../services.ts";
 import type { OtpTopic } from "./topics.ts";
 import type { OtpLang } from "./messages.ts";
 import { otpMessage } from "./messages.ts";
-import { generateCode, type OtpHashKey, otpHashKey } from "./code.ts";
+import { derivedOtpHashKey, generateCode, type OtpHashKey, otpHashKey } from "./code.ts";
 import { formatZonedExpiry } from "./expiry.ts";
 import { assertValidPhone, countryDigits, e164, phoneReceiverId } from "./phone.ts";
 import { issueCode, type ReceiverKeys, receiverKeys } from "./state.ts";
@@ -54,21 +54,19 @@ export function emailReceiver(address: string): string {
   return address.trim().toLowerCase();
 }
 
-/** The OTP hashing key and where a receiver's state lives within a topic. */
-export async function topicReceiverKeys(
-  s: Services,
+/** Where a receiver's state lives within a topic. */
+export function topicReceiverKeys(
+  hashKey: OtpHashKey,
   topic: OtpTopic,
   channel: "sms" | "email",
   receiver: string,
-): Promise<{ hashKey: OtpHashKey; keys: ReceiverKeys }> {
-  const hashKey = await otpHashKey(s.secrets);
-  const keys = receiverKeys(hashKey, {
+): ReceiverKeys {
+  return receiverKeys(hashKey, {
     gameIndex: topic.gameIndex,
     topic: topic.topic,
     channel,
     receiver,
   });
-  return { hashKey, keys };
 }
 
 async function issue(
@@ -79,9 +77,35 @@ async function issue(
 ): Promise<SentOtp> {
   const channel = receiver.channel;
   try {
-    const sent = await issueOnce(s, topic, receiver, deliver);
+    const nowMs = s.clock.now();
+    const hashKey = derivedOtpHashKey(s.secrets) ?? await otpHashKey(s.secrets);
+    const keys = topicReceiverKeys(hashKey, topic, channel, receiver.id);
+    const code = generateCode(topic.codeLength);
+    const expiresAtMs = nowMs + topic.expirySeconds * 1000;
+    const expiry = formatZonedExpiry(expiresAtMs, topic.timeZone);
+    // One round trip: cooldown, both limits, retry detection and the code.
+    const issued = await issueCode(s.kv, hashKey, {
+      keys,
+      gameIndex: topic.gameIndex,
+      topic: topic.topic,
+      code,
+      nowMs,
+      expiresAtMs,
+      cooldownMs: s.config.OTP_COOLDOWN_SECONDS * 1000,
+      perReceiverPerDay: s.config.OTP_RECEIVER_PER_DAY,
+      perTopicPerMinute: s.config.OTP_TOPIC_PER_MINUTE,
+    });
+    const retry = receiver.retry ?? issued.retry;
+    let provider: string;
+    try {
+      provider = await deliver({ code, expiresAtMs, expiry, retry });
+    } catch (err) {
+      // The call still counts for retry detection ("called more than once").
+      await issued.withdraw();
+      throw err;
+    }
     s.metrics.otpSends.inc({ channel, outcome: "sent" });
-    return sent;
+    return { otp: code, provider, expiry };
   } catch (err) {
     const code = err instanceof DomainError ? err.code : "INTERNAL_ERROR";
     s.metrics.otpSends.inc({ channel, outcome: code });
@@ -92,41 +116,6 @@ async function issue(
   }
 }
 
-async function issueOnce(
-  s: Services,
-  topic: OtpTopic,
-  receiver: { channel: "sms" | "email"; id: string; retry?: boolean | null },
-  deliver: (issued: Issued) => Promise<string>,
-): Promise<SentOtp> {
-  const nowMs = s.clock.now();
-  const { hashKey, keys } = await topicReceiverKeys(s, topic, receiver.channel, receiver.id);
-  const code = generateCode(topic.codeLength);
-  const expiresAtMs = nowMs + topic.expirySeconds * 1000;
-  const expiry = formatZonedExpiry(expiresAtMs, topic.timeZone);
-  // One round trip: cooldown, both limits, retry detection and the code.
-  const issued = await issueCode(s.kv, hashKey, {
-    keys,
-    gameIndex: topic.gameIndex,
-    topic: topic.topic,
-    code,
-    nowMs,
-    expiresAtMs,
-    cooldownMs: s.config.OTP_COOLDOWN_SECONDS * 1000,
-    perReceiverPerDay: s.config.OTP_RECEIVER_PER_DAY,
-    perTopicPerMinute: s.config.OTP_TOPIC_PER_MINUTE,
-  });
-  const retry = receiver.retry ?? issued.retry;
-  let provider: string;
-  try {
-    provider = await deliver({ code, expiresAtMs, expiry, retry });
-  } catch (err) {
-    // The call still counts for retry detection ("called more than once").
-    await issued.withdraw();
-    throw err;
-  }
-  return { otp: code, provider, expiry };
-}
-
 /** Generates and sends an OTP by SMS (or by the topic's direct-send callback). */
 export async function sendSmsOtp(
   s: Services,
@@ -135,7 +124,8 @@ export async function sendSmsOtp(
 ): Promise<SentOtp> {
   const lang = input.lang ?? "en";
   const lookup = input.lookup ?? false;
-  if (lookup) assertValidPhone(input.toCountryNo, input.to);
+  // With lookup, the validated parse gives the E.164 form too.
+  const validated = lookup ? assertValidPhone(input.toCountryNo, input.to) : null;
   return await issue(
     s,
     topic,
@@ -171,7 +161,7 @@ export async function sendSmsOtp(
       }
       const provider = s.otpProviders.sms;
       await provider.send({ outbound: s.outbound, nowMs: s.clock.now() }, {
-        to: e164(input.toCountryNo, input.to),
+        to: validated ?? e164(input.toCountryNo, input.to),
         text: otpMessage(lang, topic, code),
         lang,
         retry,

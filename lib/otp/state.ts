@@ -7,7 +7,7 @@
  * TypeScript.
  *
  *   otp:code:{rid}          {h: hash of code, n: "", e: expiry ms, u: unique}   TTL = validity
- *   otp:try:{rid}           verify attempts of the current code            TTL = validity (reset by each new code)
+ *   otp:try:{rid}           wrong tries of the current code (absent: none)  TTL = the code's (removed by each new code)
  *   otp:cool:{rid}          time of the last send attempt                  TTL = cooldown
  *   otp:last:{rid}          time of the last send                          TTL = retry window
  *   otp:day:{rcv}:{day}     sends to the receiver that UTC day (all topics of the game)
@@ -15,8 +15,8 @@
  */
 import type { Kv, KvLocalStore, KvScript } from "../kv/port.ts";
 import { DomainError } from "../errors.ts";
-import { equalFixed, randomToken } from "../crypto/hashing.ts";
-import { keyedHash, type OtpHashKey } from "./code.ts";
+import { equalFixed } from "../crypto/hashing.ts";
+import { keyedHash, type OtpHashKey, uniqueToken } from "./code.ts";
 
 /** Wrong or right, a code can be tried this many times; then it is void. */
 export const MAX_VERIFY_ATTEMPTS = 5;
@@ -55,30 +55,30 @@ type SendOutcome = ["ok", string] | ["cooldown", string] | ["day"] | ["minute"];
 /**
  * KEYS: cooldown, day counter, minute counter, last send, code, attempts.
  * ARGV: now, cooldown ms, per-day limit, per-minute limit, day ms, minute ms, code value,
- * validity ms, retry window ms. Counters get their expiry at their first hit only.
+ * validity ms, retry window ms. One MGET reads everything the decision needs; a counter is
+ * created with its expiry (SET PX) and only incremented afterwards. The attempts of the code
+ * being replaced are removed; the new code's counter starts absent (zero) and is created, with
+ * the code's remaining validity, by its first wrong try.
  */
 const SEND: KvScript = {
   name: "otp-send",
   lua: `
 local now = tonumber(ARGV[1])
 local cooldown = tonumber(ARGV[2])
+local v = redis.call('mget', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[6])
 if cooldown > 0 then
-  local previous = redis.call('get', KEYS[1])
-  local at = tonumber(previous)
-  if at and at > 0 and now - at < cooldown then return {'cooldown', previous} end
+  local at = tonumber(v[1])
+  if at and at > 0 and now - at < cooldown then return {'cooldown', v[1]} end
 end
-if tonumber(redis.call('get', KEYS[2]) or '0') >= tonumber(ARGV[3]) then return {'day'} end
-if tonumber(redis.call('get', KEYS[3]) or '0') >= tonumber(ARGV[4]) then return {'minute'} end
-redis.call('incr', KEYS[2])
-redis.call('pexpire', KEYS[2], ARGV[5], 'NX')
-redis.call('incr', KEYS[3])
-redis.call('pexpire', KEYS[3], ARGV[6], 'NX')
+if tonumber(v[2] or '0') >= tonumber(ARGV[3]) then return {'day'} end
+if tonumber(v[3] or '0') >= tonumber(ARGV[4]) then return {'minute'} end
+if v[2] then redis.call('incr', KEYS[2]) else redis.call('set', KEYS[2], '1', 'PX', ARGV[5]) end
+if v[3] then redis.call('incr', KEYS[3]) else redis.call('set', KEYS[3], '1', 'PX', ARGV[6]) end
 if cooldown > 0 then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) end
-local last = redis.call('get', KEYS[4])
 redis.call('set', KEYS[5], ARGV[7], 'PX', ARGV[8])
-redis.call('set', KEYS[6], '0', 'PX', ARGV[8])
+if v[5] then redis.call('del', KEYS[6]) end
 redis.call('set', KEYS[4], ARGV[1], 'PX', ARGV[9])
-return {'ok', last or ''}
+return {'ok', v[4] or ''}
 `,
   local(kv: KvLocalStore, [cool, day, minute, last, code, tries], args) {
     const [now, cooldown, perDay, perMinute, dayMs, minuteMs, value, validMs, retryMs] = args;
@@ -96,7 +96,7 @@ return {'ok', last or ''}
     if (Number(cooldown) > 0) kv.set(cool, now, { ttlMs: Number(cooldown) });
     const previousSend = kv.get(last);
     kv.set(code, value, { ttlMs: Number(validMs) });
-    kv.set(tries, "0", { ttlMs: Number(validMs) });
+    kv.del([tries]);
     kv.set(last, now, { ttlMs: Number(retryMs) });
     return ["ok", previousSend ?? ""];
   },
@@ -130,27 +130,40 @@ const CODE_VALUE = /^\{"h":"([0-9a-f]+)","n":"([^"]*)","e":(\d+)/;
  * KEYS: code, attempts. ARGV: now, the presented code's hash, attempts allowed, the longest
  * validity. Counts the try, then judges the code: none, void (expired or out of tries, removed),
  * wrong (removed at the last try), ok (removed: single use). A value stored with a nonce (by an
- * earlier version of the service) comes back as legacy, for the caller to judge.
+ * earlier version of the service) comes back as legacy, for the caller to judge. One MGET reads
+ * the code and its attempts (an absent counter is zero); the counter is written only where it
+ * outlives the call: a wrong try short of the last creates or increments it, expiring with the
+ * code (a counter made by an earlier version's send already has that expiry).
  */
 const VERIFY: KvScript = {
   name: "otp-verify",
   lua: `
-local raw = redis.call('get', KEYS[1])
-local count = redis.call('incr', KEYS[2])
-redis.call('pexpire', KEYS[2], ARGV[4], 'NX')
+local v = redis.call('mget', KEYS[1], KEYS[2])
+local raw = v[1]
 if not raw then
-  redis.call('del', KEYS[2])
+  if v[2] then redis.call('del', KEYS[2]) end
   return {'none'}
 end
+local count = (tonumber(v[2]) or 0) + 1
 local h, n, e = string.match(raw, '^{"h":"([0-9a-f]+)","n":"([^"]*)","e":(%d+)')
-if not h or n ~= '' then return {'legacy', raw, count} end
+if not h or n ~= '' then
+  redis.call('incr', KEYS[2])
+  redis.call('pexpire', KEYS[2], ARGV[4], 'NX')
+  return {'legacy', raw, count}
+end
 local max = tonumber(ARGV[3])
-if tonumber(e) <= tonumber(ARGV[1]) or count > max then
+local left = tonumber(e) - tonumber(ARGV[1])
+if left <= 0 or count > max then
   redis.call('del', KEYS[1], KEYS[2])
   return {'void'}
 end
 if h ~= ARGV[2] then
-  if count >= max then redis.call('del', KEYS[1], KEYS[2]) end
+  if count >= max then
+    redis.call('del', KEYS[1], KEYS[2])
+  else
+    redis.call('incr', KEYS[2])
+    redis.call('pexpire', KEYS[2], left, 'NX')
+  end
   return {'wrong'}
 end
 redis.call('del', KEYS[1], KEYS[2])
@@ -158,25 +171,33 @@ return {'ok'}
 `,
   local(kv, [code, tries], [now, presented, maxTries, maxValidMs]) {
     const raw = kv.get(code);
-    const count = kv.incr(tries, { ttlMs: Number(maxValidMs) });
     if (raw === null) {
       kv.del([tries]);
       return ["none"];
     }
+    const count = Number(kv.get(tries) ?? 0) + 1;
     const m = CODE_VALUE.exec(raw);
-    if (!m || m[2] !== "") return ["legacy", raw, count];
-    if (Number(m[3]) <= Number(now) || count > Number(maxTries)) {
+    if (!m || m[2] !== "") {
+      kv.incr(tries, { ttlMs: Number(maxValidMs) });
+      return ["legacy", raw, count];
+    }
+    const left = Number(m[3]) - Number(now);
+    if (left <= 0 || count > Number(maxTries)) {
       kv.del([code, tries]);
       return ["void"];
     }
     if (m[1] !== presented) {
       if (count >= Number(maxTries)) kv.del([code, tries]);
+      else kv.incr(tries, { ttlMs: left });
       return ["wrong"];
     }
     kv.del([code, tries]);
     return ["ok"];
   },
 };
+
+/** A duration as Redis takes it: whole milliseconds, at least one. */
+const ms = (v: number) => Math.max(1, Math.ceil(v));
 
 /** What an admitted send stored. */
 export interface IssuedCode {
@@ -218,13 +239,10 @@ export async function issueCode(
   const minute = Math.floor(nowMs / MINUTE_MS);
   const coolKey = `otp:cool:${keys.rid}`;
   const codeKey = `otp:code:${keys.rid}`;
-  const value = JSON.stringify({
-    h: codeHash(hashKey, keys.rid, input.code),
-    n: "",
-    e: input.expiresAtMs,
-    u: randomToken(9),
-  });
-  const ms = (v: number) => Math.max(1, Math.ceil(v));
+  // The JSON of {h, n, e, u} written out (hex, an integer and base64url need no escaping).
+  const value = `{"h":"${
+    codeHash(hashKey, keys.rid, input.code)
+  }","n":"","e":${input.expiresAtMs},"u":"${uniqueToken()}"}`;
   const cooling = cooldownMs > 0;
   const outcome = await kv.script(SEND, [
     coolKey,

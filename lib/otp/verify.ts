@@ -3,6 +3,7 @@ import type { Services } from "../services.ts";
 import type { OtpTopic } from "./topics.ts";
 import { phoneReceiverId } from "./phone.ts";
 import { checkCode } from "./state.ts";
+import { derivedOtpHashKey, otpHashKey } from "./code.ts";
 import { emailReceiver, topicReceiverKeys } from "./send.ts";
 
 /** Whose code is being checked: a phone number or an e-mail address. */
@@ -20,7 +21,8 @@ export async function verifyOtp(
   const receiver = target.channel === "sms"
     ? phoneReceiverId(target.toCountryNo, target.to)
     : emailReceiver(target.receiver);
-  const { hashKey, keys } = await topicReceiverKeys(s, topic, target.channel, receiver);
+  const hashKey = derivedOtpHashKey(s.secrets) ?? await otpHashKey(s.secrets);
+  const keys = topicReceiverKeys(hashKey, topic, target.channel, receiver);
   const ok = await checkCode(s.kv, hashKey, { rid: keys.rid, otp, nowMs: s.clock.now() });
   s.metrics.otpVerifications.inc({ outcome: ok ? "valid" : "invalid" });
   return ok;

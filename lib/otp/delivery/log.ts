@@ -28,49 +28,73 @@ export function createLogProviders(size: number): {
   email: EmailProvider;
   outbox: OtpOutbox;
 } {
-  const entries: { entry: OutboxEntry; expiresAtMs: number }[] = [];
-  function keep(entry: OutboxEntry, expiresAtMs: number) {
-    entries.push({ entry, expiresAtMs });
-    if (entries.length > size) entries.splice(0, entries.length - size);
+  /** A message as kept: the entry without its two times, which are formatted when listed. */
+  type Kept = {
+    entry: Omit<OutboxEntry, "sentAt" | "expiresAt">;
+    sentAtMs: number;
+    expiresAtMs: number;
+  };
+  // A ring of the last `size` messages: keeping one overwrites the oldest, moving nothing.
+  const ring: (Kept | undefined)[] = new Array(size);
+  let next = 0;
+  function keep(entry: Kept["entry"], sentAtMs: number, expiresAtMs: number) {
+    ring[next] = { entry, sentAtMs, expiresAtMs };
+    next = next + 1 === size ? 0 : next + 1;
   }
   return {
     sms: {
       name: "LOG",
       send(ctx, m) {
-        keep({
-          channel: "sms",
-          to: m.to,
-          text: m.text,
-          lang: m.lang,
-          retry: m.retry,
-          sentAt: new Date(ctx.nowMs).toISOString(),
-          expiresAt: new Date(m.expiresAtMs).toISOString(),
-        }, m.expiresAtMs);
+        keep(
+          {
+            channel: "sms",
+            to: m.to,
+            text: m.text,
+            lang: m.lang,
+            retry: m.retry,
+          },
+          ctx.nowMs,
+          m.expiresAtMs,
+        );
         return Promise.resolve();
       },
     },
     email: {
       name: "LOG",
       send(ctx, m) {
-        keep({
-          channel: "email",
-          to: m.to,
-          subject: m.subject,
-          text: m.text,
-          lang: m.lang,
-          sentAt: new Date(ctx.nowMs).toISOString(),
-          expiresAt: new Date(m.expiresAtMs).toISOString(),
-        }, m.expiresAtMs);
+        keep(
+          {
+            channel: "email",
+            to: m.to,
+            subject: m.subject,
+            text: m.text,
+            lang: m.lang,
+          },
+          ctx.nowMs,
+          m.expiresAtMs,
+        );
         return Promise.resolve();
       },
     },
     outbox: {
       list(nowMs) {
-        // Nothing about a code outlives it, not even in the dev outbox.
-        for (let i = entries.length - 1; i >= 0; i--) {
-          if (entries[i].expiresAtMs <= nowMs) entries.splice(i, 1);
+        const out: OutboxEntry[] = [];
+        for (let i = 1; i <= size; i++) {
+          const slot = (next - i + size) % size;
+          const kept = ring[slot];
+          if (!kept) continue;
+          // Nothing about a code outlives it, not even in the dev outbox.
+          if (kept.expiresAtMs <= nowMs) {
+            ring[slot] = undefined;
+            continue;
+          }
+          out.push({
+            ...kept.entry,
+            sentAt: new Date(kept.sentAtMs).toISOString(),
+            expiresAt: new Date(kept.expiresAtMs).toISOString(),
+          });
         }
-        return entries.map((e) => e.entry).reverse();
+        return out;
       },
     },
   };

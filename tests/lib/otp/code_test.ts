@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { generateCode, keyedHash, otpHashKey } from "../../../lib/otp/code.ts";
+import {
+  derivedOtpHashKey,
+  generateCode,
+  keyedHash,
+  otpHashKey,
+  uniqueToken,
+} from "../../../lib/otp/code.ts";
 import { receiverKeys } from "../../../lib/otp/state.ts";
 import { toHex } from "../../../lib/crypto/hashing.ts";
 
@@ -67,4 +73,20 @@ Deno.test("the hashing key prints as nothing", async () => {
   const key = await otpHashKey({ kmsMasterKey: "printed-master" });
   assert.equal(Deno.inspect(key), "[HmacSha256Key]");
   assert.equal(JSON.stringify(key), '"[HmacSha256Key]"');
+});
+
+Deno.test("the derived key is at hand without waiting once derived, per secrets object", async () => {
+  const secrets = { kmsMasterKey: "master-c" };
+  assert.equal(derivedOtpHashKey(secrets), undefined);
+  const key = await otpHashKey(secrets);
+  assert.equal(derivedOtpHashKey(secrets), key);
+  assert.equal(derivedOtpHashKey({ kmsMasterKey: "master-c" }), undefined);
+});
+
+Deno.test("value tokens are 12 base64url characters, all different", () => {
+  const tokens = new Set(Array.from({ length: 5000 }, () => uniqueToken()));
+  assert.equal(tokens.size, 5000);
+  for (const t of tokens) assert.match(t, /^[A-Za-z0-9_-]{12}$/);
+  // Every character of the alphabet shows up in some position.
+  assert.equal(new Set([...tokens].join("")).size, 64);
 });

@@ -91,3 +91,43 @@ Deno.test("expiries around offset changes, in any order, match Intl at each inst
     assert.notEqual(offsetSecondsAt(zone, at - 1), offsetSecondsAt(zone, at), zone);
   }
 });
+
+Deno.test("expiries formatted one after another, minutes reused, equal a fresh formatting of each", () => {
+  /** The expiry formatted from nothing remembered: Intl's offset and a Date of the wall clock. */
+  const fresh = (ms: number, zone: string) => {
+    const offset = offsetSecondsAt(zone, ms);
+    const wall = new Date(ms + offset * 1000).toISOString().slice(0, 23);
+    const abs = Math.abs(offset);
+    const text = offset === 0
+      ? "Z"
+      : `${offset < 0 ? "-" : "+"}${String(Math.floor(abs / 3600)).padStart(2, "0")}:${
+        String(Math.floor(abs / 60) % 60).padStart(2, "0")
+      }`;
+    return `${wall}${text}[${zone}]`;
+  };
+  // Around New York's fall-back (01:00-02:00 local happens twice) and spring-forward, and within
+  // the same minute of several zones, in an order that jumps between them.
+  const fallBack = Date.UTC(2026, 10, 1, 6, 0, 0, 0);
+  const springForward = Date.UTC(2026, 2, 8, 7, 0, 0, 0);
+  const instants: number[] = [];
+  for (const edge of [fallBack, springForward]) {
+    for (let d = -3_700_000; d <= 3_700_000; d += 59_999) instants.push(edge + d, edge - d + 7);
+  }
+  for (let i = 0; i < 2_000; i++) instants.push(fallBack + Math.floor(Math.random() * 7_200_000));
+  for (const ms of instants) {
+    for (const zone of ["America/New_York", "Asia/Seoul", "UTC", "Asia/Kolkata"]) {
+      assert.equal(formatZonedExpiry(ms, zone), fresh(ms, zone), `${ms} ${zone}`);
+    }
+  }
+  // The same wall-clock minute twice with two offsets, back to back.
+  const first = Date.UTC(2026, 10, 1, 5, 30, 15, 250); // 01:30:15.250-04:00
+  const second = first + 3_600_000; // 01:30:15.250-05:00
+  assert.equal(
+    formatZonedExpiry(first, "America/New_York"),
+    "2026-11-01T01:30:15.250-04:00[America/New_York]",
+  );
+  assert.equal(
+    formatZonedExpiry(second, "America/New_York"),
+    "2026-11-01T01:30:15.250-05:00[America/New_York]",
+  );
+});

@@ -17,9 +17,16 @@ Deno.test("E.164 for providers", () => {
 });
 
 Deno.test("lookup accepts valid numbers for the country and refuses others", () => {
-  assertValidPhone("82", "010-1234-5678");
-  assertValidPhone("1", "2025550123");
-  assertValidPhone("81", "090-1234-5678");
+  // A valid number's E.164 form comes back, the same as e164 gives.
+  for (
+    const [cc, to] of [["82", "010-1234-5678"], ["1", "2025550123"], ["81", "090-1234-5678"], [
+      "+82",
+      "+82 10 1234 5678",
+    ]]
+  ) {
+    assert.equal(assertValidPhone(cc, to), e164(cc, to), `${cc} ${to}`);
+  }
+  assert.equal(assertValidPhone("82", "010-1234-5678"), "+821012345678");
   for (
     const [cc, to] of [["82", "0101234"], ["82", "+12025550123"], ["1", "0000000000"], [
       "82",

@@ -151,3 +151,45 @@ Deno.test("log provider: keeps the last messages, newest first, and forgets expi
   assert.deepEqual(log.outbox.list(now).map((m) => m.text), ["c", "b"]);
   assert.deepEqual(log.outbox.list(now + 1000).map((m) => m.text), []);
 });
+
+Deno.test("log provider: the outbox wraps around many times, entries whole and in order", async () => {
+  const log = createLogProviders(3);
+  const now = 2_000_000;
+  for (let i = 0; i < 10; i++) {
+    const expiresAtMs = now + (i === 8 ? 10 : 1000);
+    await log.sms.send({ outbound, nowMs: now + i }, { ...sms, text: `s${i}`, expiresAtMs });
+  }
+  await log.email.send({ outbound, nowMs: now + 10 }, {
+    from: "a@b.c",
+    fromName: "n",
+    to: "d@e.f",
+    subject: "s",
+    text: "e10",
+    html: "h",
+    lang: "en",
+    expiresAtMs: now + 1000,
+  });
+  assert.deepEqual(log.outbox.list(now).map((m) => m.text), ["e10", "s9", "s8"]);
+  // s8 expired: gone for good, and nothing older comes back in its place.
+  assert.deepEqual(log.outbox.list(now + 10).map((m) => m.text), ["e10", "s9"]);
+  const [email, last] = log.outbox.list(now + 10);
+  assert.deepEqual(email, {
+    channel: "email",
+    to: "d@e.f",
+    subject: "s",
+    text: "e10",
+    lang: "en",
+    sentAt: new Date(now + 10).toISOString(),
+    expiresAt: new Date(now + 1000).toISOString(),
+  });
+  assert.deepEqual(Object.keys(last), [
+    "channel",
+    "to",
+    "text",
+    "lang",
+    "retry",
+    "sentAt",
+    "expiresAt",
+  ]);
+  assert.equal(last.sentAt, new Date(now + 9).toISOString());
+});

@@ -243,4 +243,104 @@ for (const [name, open, ignore] of adapters) {
       assert.equal(await check("135790"), false);
     },
   });
+
+  Deno.test({
+    name:
+      `otp state(${name}): a send writes no attempts counter; wrong tries create it, expiring with the code`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      const { hashKey, topic, keys } = await receiver();
+      const day = Math.floor(t0 / 86_400_000);
+      const minute = Math.floor(t0 / 60_000);
+      const issue = (code: string, nowMs: number) =>
+        issueCode(kv, hashKey, {
+          keys,
+          gameIndex: 7,
+          topic,
+          code,
+          nowMs,
+          expiresAtMs: nowMs + 120_000,
+          ...limits,
+          cooldownMs: 0,
+        });
+      const check = (otp: string, nowMs: number) =>
+        checkCode(kv, hashKey, { rid: keys.rid, otp, nowMs });
+      const tries = `otp:try:${keys.rid}`;
+      await issue("121212", t0);
+      // Both counters are created with their expiry; a code value is the JSON it always was.
+      const dayTtl = await kv.pttl(`otp:day:${keys.rcv}:${day}`);
+      assert.ok(dayTtl > 0 && dayTtl <= 86_400_000, `day counter ttl ${dayTtl}`);
+      const topicMinute = `otp:tpm:7:${encodeURIComponent(topic)}:${minute}`;
+      const minuteTtl = await kv.pttl(topicMinute);
+      assert.ok(minuteTtl > 0 && minuteTtl <= 60_000, `minute counter ttl ${minuteTtl}`);
+      assert.equal(await kv.get(`otp:day:${keys.rcv}:${day}`), "1");
+      const raw = (await kv.get(`otp:code:${keys.rid}`))!;
+      const value = JSON.parse(raw);
+      assert.deepEqual(Object.keys(value), ["h", "n", "e", "u"]);
+      assert.equal(JSON.stringify(value), raw);
+      assert.equal(value.e, t0 + 120_000);
+      assert.match(value.u, /^[A-Za-z0-9_-]{12}$/);
+      assert.equal(await kv.pttl(tries), -2, "no attempts counter before a wrong try");
+      assert.equal(await check("000000", t0 + 20_000), false);
+      assert.equal(await kv.get(tries), "1");
+      const ttl = await kv.pttl(tries);
+      assert.ok(ttl > 0 && ttl <= 100_000, `attempts expire with the code (${ttl})`);
+      assert.equal(await check("000000", t0 + 30_000), false);
+      assert.equal(await kv.get(tries), "2");
+      assert.ok((await kv.pttl(tries)) <= ttl, "a later try keeps the counter's expiry");
+      // A new code removes the old attempts; the day counter counts on with its expiry.
+      await issue("343434", t0 + 40_000);
+      assert.equal(await kv.pttl(tries), -2);
+      assert.equal(await kv.get(`otp:day:${keys.rcv}:${day}`), "2");
+      assert.ok((await kv.pttl(`otp:day:${keys.rcv}:${day}`)) <= dayTtl);
+      for (let i = 1; i < MAX_VERIFY_ATTEMPTS; i++) {
+        assert.equal(await check("000000", t0 + 41_000), false);
+      }
+      assert.equal(await kv.get(tries), String(MAX_VERIFY_ATTEMPTS - 1));
+      assert.equal(await check("343434", t0 + 42_000), true, "the last try may be the right one");
+      assert.equal(await kv.get(tries), null);
+      assert.equal(await kv.get(`otp:code:${keys.rid}`), null);
+    },
+  });
+
+  Deno.test({
+    name:
+      `otp state(${name}): codes and counters stored by the previous version's send still verify`,
+    ignore,
+    fn: async () => {
+      const kv = open();
+      const { hashKey, keys } = await receiver();
+      const tries = `otp:try:${keys.rid}`;
+      // What the previous send stored: the code value, and an attempts counter of "0" beside it.
+      const store = async (code: string) => {
+        const h = keyedHash(hashKey, `${keys.rid}\n\n${code}`);
+        await kv.set(
+          `otp:code:${keys.rid}`,
+          JSON.stringify({ h, n: "", e: t0 + 60_000, u: "AAAAAAAAAAAA" }),
+          { ttlMs: 60_000 },
+        );
+        await kv.set(tries, "0", { ttlMs: 60_000 });
+      };
+      const check = (otp: string, nowMs = t0) =>
+        checkCode(kv, hashKey, { rid: keys.rid, otp, nowMs });
+      await store("112233");
+      assert.equal(await check("000000"), false);
+      assert.equal(await kv.get(tries), "1");
+      assert.equal(await check("112233"), true);
+      assert.equal(await check("112233"), false, "single use");
+      await store("445566");
+      for (let i = 0; i < MAX_VERIFY_ATTEMPTS; i++) assert.equal(await check("000000"), false);
+      assert.equal(await check("445566"), false, "void after the last wrong try");
+      assert.equal(await kv.get(tries), null);
+      await store("778899");
+      assert.equal(await check("778899", t0 + 60_000), false, "expired");
+      assert.equal(await kv.get(`otp:code:${keys.rid}`), null);
+      assert.equal(await kv.get(tries), null);
+      // A counter left without a code (its code withdrawn) goes at the next check.
+      await kv.set(tries, "3", { ttlMs: 60_000 });
+      assert.equal(await check("778899"), false);
+      assert.equal(await kv.get(tries), null);
+    },
+  });
 }
