@@ -37,6 +37,8 @@ import { openTcp } from "../lib/db/tcp.ts";
 import type { Sql } from "../lib/db/port.ts";
 import { getItemRequest } from "../lib/items/register.ts";
 import { DELIVERED_STATE_CACHE_MS } from "../lib/items/state_cache.ts";
+import { decodeJwt } from "jose";
+import type { ServedReads } from "./serve_reads.ts";
 
 /** What the reference serves (from the service's answers). */
 export interface ReferenceFixture {
@@ -50,6 +52,40 @@ export interface ReferenceFixture {
   chainGameIndex: number;
   /** The service's answer body for the app's first page (no query). */
   txPage: string;
+}
+
+/** One answer: status, Content-Type, request id and body. */
+export async function answer(url: string, headers?: Record<string, string>) {
+  const res = await fetch(url, { headers });
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    requestId: res.headers.get("x-request-id"),
+    body: await res.text(),
+  };
+}
+
+/** The reference's fixture: the served service's own answers, which it must give byte for byte. */
+export async function referenceFixture(s: ServedReads): Promise<ReferenceFixture> {
+  const key = { authorization: `Bearer ${s.apiKey}` };
+  const items: [string, string][] = [];
+  for (const id of s.transactionIds) {
+    const got = await answer(`${s.base}/items/v1/requests/${id}`, key);
+    if (got.status !== 200) throw new Error(`item ${id}: ${got.status} ${got.body}`);
+    items.push([id, got.body]);
+  }
+  const tx = await answer(`${s.base}/service/v1/tx`, s.chainHeaders);
+  if (tx.status !== 200) throw new Error(`tx list: ${tx.status} ${tx.body}`);
+  return {
+    apiKey: s.apiKey,
+    keyId: String(decodeJwt(s.apiKey).jti),
+    gameIndex: s.gameIndex,
+    items,
+    accessToken: s.chainHeaders.authorization.slice(7),
+    appid: s.appid,
+    chainGameIndex: s.chainGameIndex,
+    txPage: tx.body,
+  };
 }
 
 const FOREVER = Number.MAX_SAFE_INTEGER;

@@ -7,7 +7,14 @@
  * bytes) for every path measured.
  *
  *   deno run -A bench/reads_load.ts embedded|real|real:tcp [--rounds 5] [--seconds 5]
- *     [--only name,...] [--baseline <checkout>]
+ *     [--only name,...] [--baseline <checkout>] [--halves]
+ *
+ * Beside each target's req/s and latency, the CPU time its server process spent per request over
+ * the run (user and system time of every thread, from /proc: what the server did, whatever else
+ * ran on the machine), and the reference's CPU per request over the target's in each round. Every
+ * round is printed after the table. `--halves` measures each target of a round in two runs of half
+ * the time, in mirrored order (A B, then B A), so that a load which changes during the round
+ * weighs on both sides alike.
  *
  * `--baseline` names another checkout of the product (an older commit, with its node_modules):
  * its bench/serve_reads.ts is started too (on the same stores, seeding its own tenants) and each
@@ -23,29 +30,20 @@
  * only on real:tcp, where the reference keeps answers for the service's 1 s and reads a miss
  * from the database as the service does; elsewhere it holds every answer for good. Needs `wrk`.
  */
-import { decodeJwt } from "jose";
 import { type Run, type Target, wrk as runWrk } from "./wrk.ts";
 import { cliFlag } from "../dev/cli_flag.ts";
+import { cpuTicks, pidOf } from "./proc_cpu.ts";
 import { freePort, median, runScript, spawnDeno, tierArg, useTier } from "./real_tier.ts";
 import type { ServedReads } from "./serve_reads.ts";
-import type { ReferenceFixture } from "./read_reference.ts";
+import { answer, referenceFixture } from "./read_reference.ts";
 
 const tier = tierArg();
 const rounds = Number(cliFlag("rounds") ?? 5);
 const seconds = Number(cliFlag("seconds") ?? 5);
 const only = cliFlag("only")?.split(",");
 const baselineDir = cliFlag("baseline");
+const halves = Deno.args.includes("--halves");
 const IDS = 1_000;
-
-async function answer(url: string, headers?: Record<string, string>) {
-  const res = await fetch(url, { headers });
-  return {
-    status: res.status,
-    type: res.headers.get("content-type"),
-    requestId: res.headers.get("x-request-id"),
-    body: await res.text(),
-  };
-}
 
 function uptime(): string {
   return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
@@ -57,25 +55,7 @@ async function main() {
   await spawnDeno(["bench/serve_reads.ts", String(IDS), servedFile]);
   const s = JSON.parse(await Deno.readTextFile(servedFile)) as ServedReads;
   const key = { authorization: `Bearer ${s.apiKey}` };
-  // The service's answers, which the reference must give byte for byte.
-  const items: [string, string][] = [];
-  for (const id of s.transactionIds) {
-    const got = await answer(`${s.base}/items/v1/requests/${id}`, key);
-    if (got.status !== 200) throw new Error(`item ${id}: ${got.status} ${got.body}`);
-    items.push([id, got.body]);
-  }
-  const tx = await answer(`${s.base}/service/v1/tx`, s.chainHeaders);
-  if (tx.status !== 200) throw new Error(`tx list: ${tx.status} ${tx.body}`);
-  const fixture: ReferenceFixture = {
-    apiKey: s.apiKey,
-    keyId: String(decodeJwt(s.apiKey).jti),
-    gameIndex: s.gameIndex,
-    items,
-    accessToken: s.chainHeaders.authorization.slice(7),
-    appid: s.appid,
-    chainGameIndex: s.chainGameIndex,
-    txPage: tx.body,
-  };
+  const fixture = await referenceFixture(s);
   const fixtureFile = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(fixtureFile, JSON.stringify(fixture));
   const refPort = freePort();
@@ -143,56 +123,119 @@ async function main() {
   const bare: Target = { name: "bare Hono /healthz", url: `http://127.0.0.1:${barePort}/healthz` };
   for (const t of [bare, ...measured.flat()]) if (t) await runWrk(t, 1);
   const loadBefore = uptime();
-  const results = new Map<string, Run[]>();
-  const record = (t: Target, r: Run) => {
+  const results = new Map<string, Measured[]>();
+  const record = (t: Target, r: Measured) => {
     if (!results.has(t.name)) results.set(t.name, []);
     results.get(t.name)!.push(r);
   };
   const ratios = new Map<string, number[]>();
+  const cpuRatios = new Map<string, number[]>();
+  // Each target's server process, for its CPU time per request.
+  const pids = new Map<Target, number>();
+  for (const t of [bare, ...measured.flat()]) if (t) pids.set(t, pidOf(new URL(t.url).port));
+  const measure = async (t: Target, s = seconds): Promise<Measured> => {
+    const pid = pids.get(t)!;
+    const before = cpuTicks(pid);
+    const run = await runWrk(t, s);
+    return { ...run, seconds: s, cpuUs: (cpuTicks(pid) - before) * 10_000 / (run.rps * s) };
+  };
+  // A round's measurement of each target of a pair (or triple): with `--halves`, two runs of half
+  // the time in mirrored order (A B, then B A), so a load that rises or falls during the round
+  // weighs on each alike; req/s and CPU are the two halves' together, p50 and p99 their mean.
+  const measureAll = async (order: Target[]): Promise<Map<Target, Measured>> => {
+    const got = new Map<Target, Measured>();
+    if (!halves) {
+      for (const t of order) got.set(t, await measure(t));
+      return got;
+    }
+    const half = Math.max(1, Math.round(seconds / 2));
+    const first = new Map<Target, Measured>();
+    for (const t of order) first.set(t, await measure(t, half));
+    for (const t of [...order].reverse()) {
+      const [a, b] = [first.get(t)!, await measure(t, half)];
+      const requests = a.rps * a.seconds + b.rps * b.seconds;
+      got.set(t, {
+        rps: requests / (a.seconds + b.seconds),
+        p50: (a.p50 + b.p50) / 2,
+        p99: (a.p99 + b.p99) / 2,
+        non2xx: a.non2xx + b.non2xx,
+        seconds: a.seconds + b.seconds,
+        cpuUs: (a.cpuUs * a.rps * a.seconds + b.cpuUs * b.rps * b.seconds) / requests,
+      });
+    }
+    return got;
+  };
   for (let r = 0; r < rounds; r++) {
-    record(bare, await runWrk(bare, seconds));
+    record(bare, await measure(bare));
     for (const [svc, refT, base] of measured) {
       const order = base
         ? [[svc, refT, base], [refT, base, svc], [base, svc, refT]][r % 3]
         : r % 2 === 0
         ? [svc, refT]
         : [refT, svc];
-      const got = new Map<Target, Run>();
-      for (const t of order) got.set(t, await runWrk(t, seconds));
+      const got = await measureAll(order);
       for (const t of order) record(t, got.get(t)!);
       for (const t of base ? [svc, base] : [svc]) {
         if (!ratios.has(t.name)) ratios.set(t.name, []);
         ratios.get(t.name)!.push(got.get(t)!.rps / got.get(refT)!.rps);
+        if (!cpuRatios.has(t.name)) cpuRatios.set(t.name, []);
+        cpuRatios.get(t.name)!.push(got.get(refT)!.cpuUs / got.get(t)!.cpuUs);
       }
     }
   }
   const loadAfter = uptime();
   console.log(
-    `\n${tier} tier, wrk -t2 -c50 -d${seconds}s, ${rounds} rounds alternated, medians; ` +
+    `\n${tier} tier, wrk -t2 -c50 -d${seconds}s${
+      halves ? " (two halves in mirrored order)" : ""
+    }, ${rounds} rounds alternated, medians; ` +
       `load average (1/5/15 min) before ${loadBefore}, after ${loadAfter}`,
   );
   console.log(
-    "| target | req/s | p50 ms | p99 ms | share of the reference (median of rounds) | non-2xx |",
+    "| target | req/s | p50 ms | p99 ms | share of the reference (median of rounds) | " +
+      "server CPU µs/request | reference's CPU per request / this one's (median of rounds) | " +
+      "non-2xx |",
   );
-  console.log("|---|---|---|---|---|---|");
-  const row = (t: Target, share: string) => {
+  console.log("|---|---|---|---|---|---|---|---|");
+  const rounded = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(", ");
+  const row = (t: Target, share: string, cpuShare: string) => {
     const runs = results.get(t.name)!;
     console.log(
       `| ${t.name} | ${Math.round(median(runs.map((x) => x.rps)))} | ${
         median(runs.map((x) => x.p50)).toFixed(2)
       } | ${median(runs.map((x) => x.p99)).toFixed(2)} | ${share} | ${
-        runs.reduce((a, x) => a + x.non2xx, 0)
-      } |`,
+        median(runs.map((x) => x.cpuUs)).toFixed(1)
+      } | ${cpuShare} | ${runs.reduce((a, x) => a + x.non2xx, 0)} |`,
     );
   };
-  row(bare, "—");
+  row(bare, "—", "—");
   for (const [svc, refT, base] of measured) {
-    row(refT, "1.00");
+    row(refT, "1.00", "1.00");
     for (const t of base ? [base, svc] : [svc]) {
       const rs = ratios.get(t.name)!;
-      row(t, `**${median(rs).toFixed(2)}** (rounds ${rs.map((x) => x.toFixed(2)).join(", ")})`);
+      const cs = cpuRatios.get(t.name)!;
+      row(
+        t,
+        `**${median(rs).toFixed(2)}** (rounds ${rounded(rs)})`,
+        `${median(cs).toFixed(2)} (rounds ${rounded(cs)})`,
+      );
     }
   }
+  console.log("\nEvery round (req/s, p99 ms, server CPU µs/request):");
+  for (const [name, runs] of results) {
+    console.log(
+      `- ${name}: ${
+        runs.map((x) => `${Math.round(x.rps)} (${x.p99.toFixed(1)}, ${x.cpuUs.toFixed(1)})`).join(
+          "; ",
+        )
+      }`,
+    );
+  }
+}
+
+/** One wrk run (of `seconds`) and the CPU time its server process spent per request (µs). */
+interface Measured extends Run {
+  seconds: number;
+  cpuUs: number;
 }
 
 /** The baseline checkout's target for the `i`th cached read (same paths, its own tenants). */

@@ -45,10 +45,32 @@ export const families: Family[] = [
   adminFamily,
 ];
 
-/** The family that owns a path. */
-export function familyOf(path: string): Family {
+/** The family that owns a path, by trying every family's prefixes in order. */
+export function familyByPrefix(path: string): Family {
   for (const family of families) {
     for (const prefix of family.prefixes) if (path.startsWith(prefix)) return family;
+  }
+  return adminFamily;
+}
+
+// The prefixes by the character after their leading slash, in the families' order: a path is
+// compared only with the prefixes that can match it (one to four of them), without a loop over
+// every family on every request line.
+const prefixesByChar: [string, Family][][] = [];
+for (const family of families) {
+  for (const prefix of family.prefixes) {
+    if (prefix.length < 2 || prefix[0] !== "/") throw new Error(`family prefix ${prefix}`);
+    (prefixesByChar[prefix.charCodeAt(1)] ??= []).push([prefix, family]);
+  }
+}
+
+/** The family that owns a path (the first family with a prefix of it; admin otherwise). */
+export function familyOf(path: string): Family {
+  const candidates = prefixesByChar[path.charCodeAt(1)];
+  if (candidates !== undefined) {
+    for (let i = 0; i < candidates.length; i++) {
+      if (path.startsWith(candidates[i][0])) return candidates[i][1];
+    }
   }
   return adminFamily;
 }

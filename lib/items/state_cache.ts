@@ -28,35 +28,48 @@ function keyOf(gameIndex: number, transactionId: string): string {
  * A request's state, from this instance's cache when it is younger than `ttlMs` (`nowMs`, the
  * time of the read, is the wall clock unless given).
  */
-export async function readItemRequest(
+export function readItemRequest(
   db: Sql,
   key: { gameIndex: number; transactionId: string },
   options: { ttlMs: number; nowMs?: number },
 ): Promise<ItemRequestView> {
-  if (options.ttlMs <= 0) return await getItemRequest(db, key);
+  if (options.ttlMs <= 0) return getItemRequest(db, key);
+  const nowMs = options.nowMs ?? Date.now();
+  const hit = cachedItemRequest(db, key, nowMs);
+  return hit ? Promise.resolve(hit) : loadItemRequest(db, key, { ttlMs: options.ttlMs, nowMs });
+}
+
+/**
+ * A request's state read from the database (the read cachedItemRequest found no state for at
+ * `nowMs`), kept for `ttlMs` from then on; a read of the same request already in flight is shared.
+ */
+export function loadItemRequest(
+  db: Sql,
+  key: { gameIndex: number; transactionId: string },
+  options: { ttlMs: number; nowMs: number },
+): Promise<ItemRequestView> {
   const id = keyOf(key.gameIndex, key.transactionId);
-  const cache = cacheFor(states, db, STATE_CACHE_SIZE);
-  const started = options.nowMs ?? Date.now();
-  const hit = cache.get(id, started);
-  if (hit) return hit;
   let inFlight = loads.get(db);
   if (!inFlight) loads.set(db, inFlight = new Map());
-  let pending = inFlight.get(id);
-  if (!pending) {
-    const waiting = inFlight;
-    pending = getItemRequest(db, key).then((view) => {
-      // Not stored if this instance changed the request while the read was in flight.
-      if (waiting.get(id) === pending) {
-        const keep = view.status === "DELIVERED" ? DELIVERED_STATE_CACHE_MS : options.ttlMs;
-        cache.set(id, view, started + keep);
-      }
-      return view;
-    }).finally(() => {
-      if (waiting.get(id) === pending) waiting.delete(id);
-    });
-    inFlight.set(id, pending);
-  }
-  return await pending;
+  const shared = inFlight.get(id);
+  if (shared) return shared;
+  const waiting = inFlight;
+  const started = options.nowMs;
+  // Stored (and no longer shared) as it settles, unless this instance changed the request while
+  // the read was in flight (forgetItemStates): then it answers its own callers only.
+  const pending: Promise<ItemRequestView> = getItemRequest(db, key).then((view) => {
+    if (waiting.get(id) === pending) {
+      waiting.delete(id);
+      const keep = view.status === "DELIVERED" ? DELIVERED_STATE_CACHE_MS : options.ttlMs;
+      cacheFor(states, db, STATE_CACHE_SIZE).set(id, view, started + keep);
+    }
+    return view;
+  }, (err) => {
+    if (waiting.get(id) === pending) waiting.delete(id);
+    throw err;
+  });
+  inFlight.set(id, pending);
+  return pending;
 }
 
 /**

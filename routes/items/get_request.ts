@@ -2,10 +2,15 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.ts";
 import { jsonResponse } from "../env.ts";
-import { ITEM_REQUEST_STATUSES, type ItemRequestView } from "../../lib/items/register.ts";
+import {
+  getItemRequest,
+  ITEM_REQUEST_STATUSES,
+  type ItemRequestView,
+} from "../../lib/items/register.ts";
 import { JsonText } from "../observe.ts";
 import { parseOrFail, registerRead } from "../read_params.ts";
-import { cachedItemRequest, readItemRequest } from "../../lib/items/state_cache.ts";
+import { cachedItemRequest, loadItemRequest } from "../../lib/items/state_cache.ts";
+import type { Context } from "hono";
 
 const params = z.object({ transactionId: z.string().min(1).max(128) });
 
@@ -33,25 +38,24 @@ const route = createRoute({
   },
 });
 
-// The answer of each state object, rendered once: a cached state is answered as the same text
-// (and size) on every poll; a state read again is a new object with its own answer.
-const answers = new WeakMap<ItemRequestView, JsonText>();
+// The answer of each state object, rendered once and kept on the object itself (a symbol-keyed
+// slot, invisible to JSON and to the state's readers): a cached state is answered as the same text
+// (and size) on every poll without a lookup; a state read again is a new object with its own
+// answer.
+const ANSWER = Symbol("the state's rendered answer");
+type Answered = ItemRequestView & { [ANSWER]?: JsonText };
 
 /** The success answer for a request's state. */
 export function itemStateAnswer(view: ItemRequestView): JsonText {
-  let answer = answers.get(view);
-  if (!answer) {
-    answers.set(
-      view,
-      answer = new JsonText(JSON.stringify({ code: 0, message: "success", ...view })),
-    );
-  }
-  return answer;
+  return (view as Answered)[ANSWER] ??= new JsonText(
+    JSON.stringify({ code: 0, message: "success", ...view }),
+  );
 }
 
 /**
  * Registers the route (parameters checked in the handler: routes/read_params.ts). A state in the
- * cache is answered without an async step.
+ * cache is answered without an async step; a miss reads the database once (loadItemRequest, shared
+ * with concurrent misses of the same request) without looking in the cache again.
  */
 export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
   registerRead(app, route, (c) => {
@@ -62,8 +66,14 @@ export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
       : parseOrFail(params, { transactionId: id }).transactionId;
     const key = { gameIndex: c.get("apiKey").gameIndex, transactionId };
     const ttlMs = s.config.ITEM_STATE_CACHE_MS;
-    const cached = ttlMs > 0 ? cachedItemRequest(s.db, key, Date.now()) : undefined;
-    if (cached) return c.json(itemStateAnswer(cached), 200);
-    return readItemRequest(s.db, key, { ttlMs }).then((view) => c.json(itemStateAnswer(view), 200));
+    if (ttlMs <= 0) return getItemRequest(s.db, key).then((view) => answer(c, view));
+    const nowMs = Date.now();
+    const cached = cachedItemRequest(s.db, key, nowMs);
+    if (cached) return answer(c, cached);
+    return loadItemRequest(s.db, key, { ttlMs, nowMs }).then((view) => answer(c, view));
   });
+}
+
+function answer(c: Context<AppEnv>, view: ItemRequestView): Response {
+  return c.json(itemStateAnswer(view), 200);
 }

@@ -28,6 +28,8 @@ import { cachedTransactionsJson, listTransactions } from "../../lib/chain/tx_rec
 import { txRecordsChanged } from "../../lib/chain/tx_list_cache.ts";
 import { itemStateAnswer } from "../../routes/items/get_request.ts";
 import { chainOkJsonText } from "../../routes/blockchain/envelope.ts";
+import { families, familyByPrefix, familyOf } from "../../routes/mod.ts";
+import type { Sql } from "../../lib/db/port.ts";
 
 Deno.test("hot reads: the item read and the transaction list run no validator middleware", async () => {
   const app = await appWith();
@@ -355,4 +357,122 @@ Deno.test("cached keys and tokens: a Bearer header is looked up as it is, anythi
   assert.equal((await tx(`Bearer  ${token} `)).status, 200);
   assert.equal((await tx(`Bearer ${token} more`)).status, 401);
   assert.equal((await tx(`Bearer ${token}x`)).status, 401);
+});
+
+/** An app over a database handle of its own (so caches of its own) that counts the item reads. */
+async function countingItemApp(config: { ITEM_STATE_CACHE_MS?: number } = {}) {
+  const { services } = await testEnv();
+  const counted = { reads: 0 };
+  const db: Sql = {
+    ...services.db,
+    async query(text, params) {
+      if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
+        counted.reads++;
+        // Long enough for every concurrent request to arrive while the read is in flight.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return await services.db.query(text, params);
+    },
+  };
+  return { app: await appWith({ db, config }), counted };
+}
+
+Deno.test("item read: concurrent misses of one request share one query, then the cache answers", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("route misses");
+  const { apiKey } = await t.apiKey(["items"]);
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const key = await registerSampleItem(services.db, {
+    gameIndex: t.gameIndex,
+    nowMs: services.clock.now(),
+  });
+  const path = `/items/v1/requests/${key.transactionId}`;
+  const { app, counted } = await countingItemApp();
+  const answers = await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      const res = await app.request(path, { headers });
+      return [res.status, res.headers.get("x-request-id"), await res.text()] as const;
+    }),
+  );
+  assert.equal(counted.reads, 1, "one query for eight concurrent misses");
+  const expected = JSON.stringify({
+    code: 0,
+    message: "success",
+    ...await getItemRequest(services.db, key),
+  });
+  for (const [status, requestId, body] of answers) {
+    assert.equal(status, 200);
+    assert.ok(requestId);
+    assert.equal(body, expected);
+  }
+  assert.equal(await (await app.request(path, { headers })).text(), expected);
+  assert.equal(counted.reads, 1, "answered from the cache");
+  // An unknown request is read every time and answered 4040.
+  for (let i = 0; i < 2; i++) {
+    const res = await app.request("/items/v1/requests/never-registered", { headers });
+    assert.equal(res.status, 404);
+    assert.equal(JSON.parse(await res.text()).code, 4040);
+  }
+  assert.equal(counted.reads, 3);
+  // With the cache off every read is a query.
+  const off = await countingItemApp({ ITEM_STATE_CACHE_MS: 0 });
+  for (let i = 0; i < 2; i++) {
+    assert.equal(await (await off.app.request(path, { headers })).text(), expected);
+  }
+  assert.equal(off.counted.reads, 2);
+});
+
+Deno.test("item read: the rendered answer kept on a state changes nothing the state shows", async () => {
+  const { services } = await testEnv();
+  const t = await seedTenant("answer slot");
+  const key = await registerSampleItem(services.db, {
+    gameIndex: t.gameIndex,
+    nowMs: services.clock.now(),
+  });
+  const view = await getItemRequest(services.db, key);
+  const [keys, json] = [Object.keys(view), JSON.stringify(view)];
+  const answer = itemStateAnswer(view);
+  assert.equal(itemStateAnswer(view), answer);
+  assert.deepEqual(Object.keys(view), keys);
+  assert.equal(JSON.stringify(view), json);
+  assert.equal(answer.text, JSON.stringify({ code: 0, message: "success", ...view }));
+  // Another object with the same state gets its own (equal) answer.
+  const again = await getItemRequest(services.db, key);
+  assert.notEqual(itemStateAnswer(again), answer);
+  assert.equal(itemStateAnswer(again).text, answer.text);
+});
+
+Deno.test("families: a path's family by its first character is the family of the first matching prefix", () => {
+  const paths = [
+    "",
+    "/",
+    "/x",
+    "/items/v1/requests/a",
+    "/items",
+    "/itemsx/",
+    "/service/v1/tx",
+    "/service/v2/tx",
+    "/core/v1/a",
+    "/v2/a",
+    "/chat/x",
+    "/cads2/x",
+    "/api/cpa",
+    "/api/cpax/1",
+    "/api/other",
+    "/console",
+    "/consolex/y",
+    "/push/devices/a/b",
+    "/otp/v1/x",
+    "/admin/games",
+    "/healthz",
+    "/metrics",
+    "//items/",
+    "/ítems/",
+  ];
+  for (const family of families) {
+    for (const prefix of family.prefixes) {
+      paths.push(prefix, `${prefix}more/path`, prefix.slice(0, -1));
+    }
+  }
+  for (const path of paths) assert.equal(familyOf(path), familyByPrefix(path), path);
 });

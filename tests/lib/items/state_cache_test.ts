@@ -8,8 +8,10 @@ import { seedTenant, testEnv } from "../../harness.ts";
 import type { Sql } from "../../../lib/db/port.ts";
 import { registerSampleItem } from "../../seed_rows.ts";
 import {
+  cachedItemRequest,
   DELIVERED_STATE_CACHE_MS,
   forgetItemStates,
+  loadItemRequest,
   readItemRequest,
 } from "../../../lib/items/state_cache.ts";
 import { retryItemRequest } from "../../../lib/items/retry.ts";
@@ -150,4 +152,61 @@ Deno.test("item state: a read in flight while this instance changes the row is n
   release();
   assert.equal((await stale).status, "REGISTERED", "the old read answers its own caller");
   assert.equal((await readItemRequest(db, key, { ttlMs: 60_000 })).status, "DELIVERED");
+});
+
+Deno.test("item state: a failed read is neither kept nor shared once it has failed", async () => {
+  const { services } = await testEnv();
+  const counted = { reads: 0, fail: true };
+  const db: Sql = {
+    ...services.db,
+    async query(text, params) {
+      if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
+        counted.reads++;
+        if (counted.fail) {
+          await new Promise((r) => setTimeout(r, 5));
+          throw new Error("connection lost");
+        }
+      }
+      return await services.db.query(text, params);
+    },
+  };
+  const key = await registered(db, "state cache failed read");
+  // Two reads during the failing one share it, and both see its failure.
+  const both = [
+    readItemRequest(db, key, { ttlMs: 60_000 }),
+    readItemRequest(db, key, { ttlMs: 60_000 }),
+  ];
+  for (const read of both) await assert.rejects(read, /connection lost/);
+  assert.equal(counted.reads, 1);
+  counted.fail = false;
+  assert.equal((await readItemRequest(db, key, { ttlMs: 60_000 })).status, "REGISTERED");
+  assert.equal(counted.reads, 2, "the failed read was not kept: the next one asks again");
+  await readItemRequest(db, key, { ttlMs: 60_000 });
+  assert.equal(counted.reads, 2);
+});
+
+Deno.test("item state: loadItemRequest reads without looking in the cache and keeps the state from nowMs", async () => {
+  const { db, counted } = await countingDb();
+  const key = await registered(db, "state cache load");
+  const t = 3_000_000;
+  const [a, b] = [
+    loadItemRequest(db, key, { ttlMs: 1_000, nowMs: t }),
+    loadItemRequest(db, key, { ttlMs: 1_000, nowMs: t }),
+  ];
+  assert.equal(a, b, "concurrent loads of one request are one read");
+  const view = await a;
+  assert.equal(counted.reads, 1);
+  assert.equal(cachedItemRequest(db, key, t + 999), view);
+  assert.equal(cachedItemRequest(db, key, t + 1_000), undefined);
+  // A load is a read of the database whatever the cache holds (the caller has looked already).
+  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_000 });
+  assert.equal(counted.reads, 2);
+  await loadItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_000 });
+  assert.equal(counted.reads, 3);
+  // readItemRequest answers a cached state without a read, as a promise like any other.
+  assert.equal(
+    await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_500 }),
+    cachedItemRequest(db, key, t + 1_500),
+  );
+  assert.equal(counted.reads, 3);
 });
