@@ -4,7 +4,7 @@
  * target's share of bare Hono's req/s. The service runs in this process (as `deno run main.ts`
  * would), bare Hono in its own; on the real tier PostgreSQL and Redis are reached through the
  * production drivers and the local Neon and Upstash bridges (each in its own process), on
- * real:tcp over TCP (postgres.js, ioredis), and real:both measures the item reads and their
+ * real:tcp over TCP (postgres.js, lib/kv/resp.ts), and real:both measures the item reads and their
  * floor through both, on one database, in the same rounds ("TCP:" marks the TCP ones).
  *
  *   deno run -A bench/http_load.ts embedded|real|real:tcp|real:both [--rounds 3] [--seconds 10]

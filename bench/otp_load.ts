@@ -1,6 +1,6 @@
 /**
  * OTP send and verify latency at concurrency 20 (and 1) on real Redis, provider excluded (`log`),
- * through Redis over TCP (ioredis, REDIS_URL) and through the production Upstash driver and the
+ * through Redis over TCP (lib/kv/resp.ts, REDIS_URL) and through the production Upstash driver and the
  * local REST bridge (in its own process). References in the same run, on the same adapter: a bare
  * SET with TTL after each send and verify in the same workers, and a loop of bare SETs alone at
  * the same concurrency (3N of them, as many KV calls), the two alternating in --slices parts so

@@ -45,7 +45,7 @@ export function atFinish(cleanup: () => Promise<void>): void {
 /**
  * Where a load script's stores are: `embedded` (PGlite, memory), `real` (PostgreSQL and Redis
  * through the Neon and Upstash drivers and bridges), `real:tcp` (the same servers over TCP with
- * postgres.js and ioredis, no bridge) or `real:both` (the bridged drivers in the harness, and
+ * postgres.js and the built-in Redis client, no bridge) or `real:both` (the bridged drivers in the harness, and
  * `tcpStores()` opens the TCP adapters on the same database beside them).
  */
 export type Tier = "embedded" | "real" | "real:tcp" | "real:both";
@@ -88,7 +88,7 @@ export async function useTier(tier: Tier): Promise<void> {
   Deno.env.set("UPSTASH_REDIS_REST_TOKEN", token);
 }
 
-/** The TCP adapters (postgres.js, ioredis) on the tier's database and Redis, closed at finish. */
+/** The TCP adapters (postgres.js, lib/kv/resp.ts) on the tier's database and Redis, closed at finish. */
 export function tcpStores(): { db: Sql; kv: Kv } {
   const db = openTcp(Deno.env.get("DATABASE_URL")!);
   const kv = openRedisKv(REDIS_URL);

@@ -3,7 +3,7 @@
  *
  *   deno run -A dev/run_tests.ts embedded [paths...]   PGlite + in-memory KV
  *   deno run -A dev/run_tests.ts real [paths...]       Neon + Upstash drivers -> local bridges -> PostgreSQL + Redis
- *   deno run -A dev/run_tests.ts real:tcp [paths...]   postgres.js + ioredis straight to PostgreSQL + Redis
+ *   deno run -A dev/run_tests.ts real:tcp [paths...]   postgres.js + lib/kv/resp.ts straight to PostgreSQL + Redis
  *   deno run -A dev/run_tests.ts workers               wrangler bundle + `wrangler dev --local` smoke test,
  *                                                      through the bridges and through a Hyperdrive binding
  *   deno run -A dev/run_tests.ts browser [paths...]    the console in Debian's Chromium (playwright-core)

@@ -1,7 +1,7 @@
 /**
  * Test harness: one Services per test process (one PGlite, or a real tier's drivers when
  * dev/run_tests.ts sets DATABASE_URL and UPSTASH_* or REDIS_URL: Neon HTTP and Upstash REST
- * through the local bridges, or postgres.js and ioredis straight over TCP), the app around it,
+ * through the local bridges, or postgres.js and the built-in Redis client straight over TCP), the app around it,
  * and helpers that seed a fresh tenant per test so tests never depend on each other.
  */
 import { loadConfig } from "../lib/config.ts";

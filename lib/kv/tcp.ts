@@ -1,9 +1,10 @@
 /**
- * Redis over TCP (ioredis) for REDIS_URL (redis://, rediss://) on the Deno server. Commands
- * issued in the same turn of the event loop share one write (auto-pipelining). Upstash's REST
- * adapter stays the choice on edge runtimes, which have no long-lived sockets.
+ * Redis over TCP for REDIS_URL (redis://, rediss://) on the Deno server, through the product's
+ * own RESP client (./resp.ts). Commands issued in the same turn of the event loop share one
+ * write (pipelining). Upstash's REST adapter stays the choice on edge runtimes, which have no
+ * long-lived sockets.
  */
-import { Redis } from "ioredis";
+import { RespClient, RespError } from "./resp.ts";
 import {
   countersOverBatch,
   type Kv,
@@ -89,69 +90,61 @@ function scriptSha(script: KvScript): Promise<string> {
  * with no answer within `timeoutMs`, instead of waiting for Redis to come back.
  */
 export function openRedisKv(url: string, options: RedisTcpOptions = {}): Kv {
-  const redis = new Redis(url, {
-    commandTimeout: options.timeoutMs ?? 3_000,
-    connectTimeout: options.timeoutMs ?? 3_000,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (times) => Math.min(50 * times, 1_000),
-    enableAutoPipelining: true,
-    lazyConnect: true,
-  });
-  // Connection errors reach the callers as rejected commands; without a listener the client
-  // would report each reconnect attempt as an unhandled error event.
-  redis.on("error", () => {});
-  const call = (c: Call) => redis.call(c[0], ...c.slice(1));
+  const redis = new RespClient(url, { timeoutMs: options.timeoutMs ?? 3_000 });
+  const call = (c: Call) => redis.call(c);
   const kv: Kv = {
     kind: "redis",
     get(key) {
-      return kvCall(async () => asText(await redis.get(key)));
+      return kvCall(async () => asText(await redis.call(["GET", key])));
     },
     set(key, value, options = {}) {
       return kvCall(async () => (await call(setCall(key, value, options))) === "OK");
     },
     getdel(key) {
-      return kvCall(async () => asText(await redis.getdel(key)));
+      return kvCall(async () => asText(await redis.call(["GETDEL", key])));
     },
     ...countersOverBatch((commands) => kv.batch(commands)),
     batch(commands) {
       if (commands.length === 0) return Promise.resolve([]);
       const { calls, read } = plan(commands);
       return kvCall(async () => {
-        const results = await redis.multi(calls).exec();
+        const results = await redis.exec(calls);
         // exec answers null when the transaction was discarded (a watched key changed).
         if (!results) throw new Error("EXECABORT transaction discarded");
-        const failed = results.find(([err]) => err);
-        if (failed) throw failed[0];
-        return read(results.map(([, reply]) => reply));
+        // A command that failed inside the transaction fails the batch with Redis's error.
+        const failed = results.find((reply) => reply instanceof RespError);
+        if (failed) throw failed;
+        return read(results);
       });
     },
     script(script, keys, args) {
       return kvCall(async () => {
         const sha = await scriptSha(script);
-        const reply = await redis.evalsha(sha, keys.length, ...keys, ...args).catch((err) => {
-          // Not loaded yet (first use, or Redis restarted): EVAL sends and loads it.
-          if (!/^NOSCRIPT/.test((err as Error)?.message ?? "")) throw err;
-          return redis.eval(script.lua, keys.length, ...keys, ...args);
-        });
+        const reply = await redis.call(["EVALSHA", sha, keys.length, ...keys, ...args]).catch(
+          (err) => {
+            // Not loaded yet (first use, or Redis restarted): EVAL sends and loads it.
+            if (!(err instanceof RespError) || !err.message.startsWith("NOSCRIPT")) throw err;
+            return redis.call(["EVAL", script.lua, keys.length, ...keys, ...args]);
+          },
+        );
         return scriptReply(reply);
       });
     },
     del(...keys) {
       if (keys.length === 0) return Promise.resolve(0);
-      return kvCall(async () => await redis.del(...keys));
+      return kvCall(async () => Number(await redis.call(["DEL", ...keys])));
     },
     pttl(key) {
-      return kvCall(async () => await redis.pttl(key));
+      return kvCall(async () => Number(await redis.call(["PTTL", key])));
     },
     ping() {
       return kvCall(async () => {
-        await redis.ping();
+        await redis.call(["PING"]);
       });
     },
-    async close() {
+    close() {
       // QUIT lets answers still on the way arrive; a client that is not connected just stops.
-      if (redis.status === "ready") await redis.quit().catch(() => {});
-      redis.disconnect();
+      return redis.close();
     },
   };
   return kv;

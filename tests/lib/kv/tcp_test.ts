@@ -1,7 +1,8 @@
 /**
- * The Redis TCP adapter (ioredis) when the link fails: an address nothing listens on fails as
- * unavailable instead of waiting, and a connection cut under the client is replaced (calls fail
- * as unavailable meanwhile, never hang). The cut runs when REDIS_URL names a real Redis.
+ * The Redis TCP adapter (the product's client, lib/kv/resp.ts) when the link fails: an address
+ * nothing listens on fails as unavailable instead of waiting, and a connection cut under the
+ * client is replaced (calls fail as unavailable meanwhile, never hang). The cut runs when
+ * REDIS_URL names a real Redis.
  */
 import assert from "node:assert/strict";
 import { KvError } from "../../../lib/kv/port.ts";
