@@ -10,7 +10,8 @@
  * A lost connection is re-established in the background (50 ms × attempts, at most 1 s apart).
  * A command in flight when the connection dropped, or issued while disconnected, is tried once
  * more after reconnecting and then fails; one with no answer within `timeoutMs` fails too (one
- * sweep timer per client while commands are pending, not a timer per command).
+ * sweep timer per client while commands are pending, not a timer per command), and the
+ * connection it waited on is dropped and replaced, since it may be half-open.
  */
 
 /** An argument: a string (sent as its UTF-8 bytes) or a number (sent as its decimal text). */
@@ -673,12 +674,19 @@ export class RespClient {
     let pending = 0;
     const timedOut = () =>
       new RespUnavailable(`Redis command timed out after ${this.timeoutMs} ms`);
-    // In flight: failed now, its slot kept so that later replies still match in order.
-    this.link?.inflight.forEach((r) => {
+    // In flight: failed now. A connection that leaves a command unanswered that long is taken
+    // for dead (a half-open socket would otherwise stall every later command until TCP gives
+    // up): it is dropped and replaced, and what else was in flight on it is tried once more.
+    const link = this.link;
+    let stalled = false;
+    link?.inflight.forEach((r) => {
       if (r.settled) return;
-      if (r.at <= oldest) r.fail(timedOut());
-      else pending++;
+      if (r.at <= oldest) {
+        r.fail(timedOut());
+        stalled = true;
+      } else pending++;
     });
+    if (link && stalled) this.lose(link);
     const keep: Request[] = [];
     for (const r of this.waiting.drain()) {
       if (r.settled) continue;

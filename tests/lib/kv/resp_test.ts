@@ -282,6 +282,20 @@ Deno.test("resp: a server that never answers fails commands after the timeout", 
   }
 });
 
+Deno.test("resp: a connection that leaves a command unanswered is replaced", async () => {
+  // The first connection swallows every command (a half-open socket); later ones answer.
+  const server: FakeServer = fakeServer(() => server.accepted() === 1 ? null : "+PONG\r\n");
+  const client = new RespClient(server.url, { timeoutMs: 300 });
+  try {
+    await assert.rejects(client.call(["PING"]), /timed out/);
+    assert.equal(await client.call(["PING"]), "PONG");
+    assert.equal(server.accepted(), 2);
+  } finally {
+    await client.close();
+    await server.close();
+  }
+});
+
 Deno.test("resp: a handshake that never completes is a connect timeout", async () => {
   const server = fakeServer(() => null, ":top-secret-pw@");
   const client = new RespClient(server.url, { timeoutMs: 300 });
