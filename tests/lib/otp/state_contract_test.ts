@@ -43,6 +43,32 @@ async function receiver() {
 
 const limits = { cooldownMs: 30_000, perReceiverPerDay: 1_000, perTopicPerMinute: 1_000 };
 
+type Receiver = Awaited<ReturnType<typeof receiver>>;
+
+/**
+ * Issues a code to `r` on `kv` at `nowMs` under `limits` (each of `over` replacing its limit),
+ * valid for `ttlMs` (3 minutes unless given), for `keys` (the receiver's own unless given).
+ */
+function issuer(kv: Kv, r: Receiver) {
+  return (
+    code: string,
+    nowMs: number,
+    over: Partial<typeof limits> & { ttlMs?: number; keys?: Receiver["keys"] } = {},
+  ) => {
+    const { ttlMs = 180_000, keys = r.keys, ...set } = over;
+    return issueCode(kv, r.hashKey, {
+      keys,
+      gameIndex: 7,
+      topic: r.topic,
+      code,
+      nowMs,
+      expiresAtMs: nowMs + ttlMs,
+      ...limits,
+      ...set,
+    });
+  };
+}
+
 async function refusal(p: Promise<unknown>): Promise<string> {
   try {
     await p;
@@ -62,18 +88,9 @@ for (const [name, open, ignore] of adapters) {
     ignore,
     fn: async () => {
       const kv = open();
-      const { hashKey, topic, keys } = await receiver();
-      const issue = (code: string, nowMs: number) =>
-        issueCode(kv, hashKey, {
-          keys,
-          gameIndex: 7,
-          topic,
-          code,
-          nowMs,
-          expiresAtMs: nowMs + 180_000,
-          ...limits,
-          cooldownMs: 0,
-        });
+      const r = await receiver();
+      const { hashKey, keys } = r;
+      const issue = (code: string, nowMs: number) => issuer(kv, r)(code, nowMs, { cooldownMs: 0 });
       const check = (otp: string, nowMs = t0) =>
         checkCode(kv, hashKey, { rid: keys.rid, otp, nowMs });
       assert.equal(await check("000000"), false, "no code");
@@ -101,18 +118,9 @@ for (const [name, open, ignore] of adapters) {
     ignore,
     fn: async () => {
       const kv = open();
-      const { hashKey, topic, keys } = await receiver();
-      const issue = (code: string, nowMs: number, over: Partial<typeof limits> = {}) =>
-        issueCode(kv, hashKey, {
-          keys,
-          gameIndex: 7,
-          topic,
-          code,
-          nowMs,
-          expiresAtMs: nowMs + 180_000,
-          ...limits,
-          ...over,
-        });
+      const r = await receiver();
+      const { hashKey, topic, keys } = r;
+      const issue = issuer(kv, r);
       await issue("111111", t0);
       assert.equal(await refusal(issue("222222", t0 + 29_000)), "DUPLICATE_OTP_EXISTS");
       assert.equal(
@@ -141,16 +149,7 @@ for (const [name, open, ignore] of adapters) {
       });
       const minute = Math.floor((t0 + 200_000) / 60_000) * 60_000;
       const send = (k: typeof keys, nowMs: number) =>
-        issueCode(kv, hashKey, {
-          keys: k,
-          gameIndex: 7,
-          topic,
-          code: "123456",
-          nowMs,
-          expiresAtMs: nowMs + 180_000,
-          ...limits,
-          perTopicPerMinute: 1,
-        });
+        issue("123456", nowMs, { keys: k, perTopicPerMinute: 1 });
       await send(other, minute + 1_000);
       assert.equal(await refusal(send(keys, minute + 2_000)), "SMS_LIMIT_EXCEEDED");
       await send(keys, minute + 60_000);
@@ -162,17 +161,9 @@ for (const [name, open, ignore] of adapters) {
     ignore,
     fn: async () => {
       const kv = open();
-      const { hashKey, topic, keys } = await receiver();
-      const issue = (code: string, nowMs: number) =>
-        issueCode(kv, hashKey, {
-          keys,
-          gameIndex: 7,
-          topic,
-          code,
-          nowMs,
-          expiresAtMs: nowMs + 180_000,
-          ...limits,
-        });
+      const r = await receiver();
+      const { hashKey, keys } = r;
+      const issue = issuer(kv, r);
       const failed = await issue("111111", t0);
       await failed.withdraw();
       assert.equal(await kv.get(`otp:code:${keys.rid}`), null);
@@ -193,18 +184,11 @@ for (const [name, open, ignore] of adapters) {
     ignore,
     fn: async () => {
       const kv = open();
-      const { hashKey, topic, keys } = await receiver();
+      const receiving = await receiver();
+      const { hashKey, keys } = receiving;
+      const issue = issuer(kv, receiving);
       const sends = await Promise.all(
-        Array.from({ length: 10 }, (_, i) =>
-          refusal(issueCode(kv, hashKey, {
-            keys,
-            gameIndex: 7,
-            topic,
-            code: String(i).padStart(6, "0"),
-            nowMs: t0,
-            expiresAtMs: t0 + 180_000,
-            ...limits,
-          }))),
+        Array.from({ length: 10 }, (_, i) => refusal(issue(String(i).padStart(6, "0"), t0))),
       );
       assert.equal(sends.filter((r) => r === "admitted").length, 1);
       assert.equal(sends.filter((r) => r === "DUPLICATE_OTP_EXISTS").length, 9);
@@ -250,20 +234,12 @@ for (const [name, open, ignore] of adapters) {
     ignore,
     fn: async () => {
       const kv = open();
-      const { hashKey, topic, keys } = await receiver();
+      const r = await receiver();
+      const { hashKey, topic, keys } = r;
       const day = Math.floor(t0 / 86_400_000);
       const minute = Math.floor(t0 / 60_000);
       const issue = (code: string, nowMs: number) =>
-        issueCode(kv, hashKey, {
-          keys,
-          gameIndex: 7,
-          topic,
-          code,
-          nowMs,
-          expiresAtMs: nowMs + 120_000,
-          ...limits,
-          cooldownMs: 0,
-        });
+        issuer(kv, r)(code, nowMs, { ttlMs: 120_000, cooldownMs: 0 });
       const check = (otp: string, nowMs: number) =>
         checkCode(kv, hashKey, { rid: keys.rid, otp, nowMs });
       const tries = `otp:try:${keys.rid}`;
