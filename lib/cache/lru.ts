@@ -25,6 +25,11 @@ export class LruCache<K, V> {
 
   /** The live value of `key` at `nowMs`, or undefined. */
   get(key: K, nowMs: number): V | undefined {
+    return this.entry(key, nowMs)?.value;
+  }
+
+  /** The live entry of `key` at `nowMs` (its value and expiry time), or undefined. */
+  entry(key: K, nowMs: number): { readonly value: V; readonly expiresAt: number } | undefined {
     const entry = this.#map.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= nowMs) {
@@ -37,7 +42,7 @@ export class LruCache<K, V> {
       this.#map.delete(key);
       this.#map.set(key, entry);
     }
-    return entry.value;
+    return entry;
   }
 
   /**

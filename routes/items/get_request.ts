@@ -54,7 +54,8 @@ export function itemStateAnswer(view: ItemRequestView): JsonText {
 
 /**
  * Registers the route (parameters checked in the handler: routes/read_params.ts). A state in the
- * cache is answered without an async step; a miss reads the database once (loadItemRequest, shared
+ * cache is answered without an async step (one near its bound is read again in the background:
+ * lib/items/state_cache.ts); a miss reads the database once (loadItemRequest, shared
  * with concurrent misses of the same request) without looking in the cache again.
  */
 export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
@@ -68,7 +69,7 @@ export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
     const ttlMs = s.config.ITEM_STATE_CACHE_MS;
     if (ttlMs <= 0) return getItemRequest(s.db, key).then((view) => answer(c, view));
     const nowMs = Date.now();
-    const cached = cachedItemRequest(s.db, key, nowMs);
+    const cached = cachedItemRequest(s.db, key, nowMs, ttlMs);
     if (cached) return answer(c, cached);
     return loadItemRequest(s.db, key, { ttlMs, nowMs }).then((view) => answer(c, view));
   });

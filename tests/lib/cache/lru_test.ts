@@ -13,6 +13,9 @@ Deno.test("lru: bounded, least recently used dropped first, expired entries neve
   assert.equal(cache.get("b", 0), undefined);
   assert.equal(cache.get("a", 0), 1);
   assert.equal(cache.get("c", 999), 3);
+  assert.equal(cache.entry("c", 999)?.value, 3);
+  assert.equal(cache.entry("c", 999)?.expiresAt, 1_000, "an entry tells its expiry");
+  assert.equal(cache.entry("c", 1_000), undefined);
   assert.equal(cache.get("c", 1_000), undefined);
   cache.deleteWhere((v) => v === 1);
   assert.equal(cache.get("a", 0), undefined);

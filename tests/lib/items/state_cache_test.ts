@@ -63,7 +63,8 @@ Deno.test("item state: reused within the bound, read again after it", async () =
   const t = 1_000_000;
   assert.equal((await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t })).status, "REGISTERED");
   await setStatus(db, key, "RETRYING");
-  const again = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 999 });
+  // (t + 749: short of the last quarter of the bound, where a hit is also read again.)
+  const again = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 749 });
   assert.equal(again.status, "REGISTERED", "served from the cache within the bound");
   assert.equal(counted.reads, 1);
   const later = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_000 });
@@ -83,7 +84,7 @@ Deno.test("item state: a DELIVERED state is kept for a minute", async () => {
   const first = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
   assert.equal(first.status, "DELIVERED");
   assert.ok(first.deliveredAt);
-  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + DELIVERED_STATE_CACHE_MS - 1 });
+  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + DELIVERED_STATE_CACHE_MS - 251 });
   assert.equal(counted.reads, 1);
   await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + DELIVERED_STATE_CACHE_MS });
   assert.equal(counted.reads, 2);
@@ -209,4 +210,69 @@ Deno.test("item state: loadItemRequest reads without looking in the cache and ke
     cachedItemRequest(db, key, t + 1_500),
   );
   assert.equal(counted.reads, 3);
+});
+
+/** Waits (up to 5 s) until `done` holds: a background read has settled. */
+async function until(done: () => boolean) {
+  for (let i = 0; i < 1_000 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(done(), "the background read did not settle within 5 s");
+}
+
+Deno.test("item state: a hit in the last quarter of its bound is read again in the background, once", async () => {
+  const { db, counted } = await countingDb();
+  const key = await registered(db, "state cache refresh ahead");
+  const t = 4_000_000;
+  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
+  await setStatus(db, key, "RETRYING");
+  // Within the bound the cached state answers at once; the reads near its end start one read.
+  assert.equal(cachedItemRequest(db, key, t + 800, 1_000)?.status, "REGISTERED");
+  assert.equal(cachedItemRequest(db, key, t + 801, 1_000)?.status, "REGISTERED");
+  assert.equal(counted.reads, 2, "one background read, shared by the hits while it runs");
+  await until(() => cachedItemRequest(db, key, t + 900)?.status === "RETRYING");
+  // The new state counts from when its read began (t + 800): a read past the old bound is a hit
+  // that did not wait, and the new bound holds.
+  assert.equal(
+    (await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_500 })).status,
+    "RETRYING",
+  );
+  assert.equal(counted.reads, 2);
+  assert.equal(cachedItemRequest(db, key, t + 1_800), undefined, "kept for the bound from t + 800");
+  // Without a bound to renew (cachedItemRequest alone), a hit never reads.
+  await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 2_000 });
+  const reads = counted.reads;
+  cachedItemRequest(db, key, t + 2_900);
+  assert.equal(counted.reads, reads);
+});
+
+Deno.test("item state: a failed background read is not kept and the cached state keeps its bound", async () => {
+  const { services } = await testEnv();
+  const counted = { reads: 0, fail: false };
+  const db: Sql = {
+    ...services.db,
+    query(text, params) {
+      if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
+        counted.reads++;
+        if (counted.fail) return Promise.reject(new Error("connection lost"));
+      }
+      return services.db.query(text, params);
+    },
+  };
+  const key = await registered(db, "state cache refresh fails");
+  const t = 5_000_000;
+  const first = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
+  counted.fail = true;
+  assert.equal(cachedItemRequest(db, key, t + 900, 1_000), first, "answered from the cache");
+  assert.equal(counted.reads, 2);
+  // The failure is swallowed (no unhandled rejection fails this test) and is not shared: once it
+  // has settled, the next hit near the bound tries again.
+  await until(() => {
+    cachedItemRequest(db, key, t + 950, 1_000);
+    return counted.reads >= 3;
+  });
+  // Settles whatever read is still in flight (joining it, or failing once more).
+  await loadItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 950 }).catch(() => {});
+  assert.equal(cachedItemRequest(db, key, t + 999), first);
+  assert.equal(cachedItemRequest(db, key, t + 1_000), undefined, "not kept past its bound");
+  counted.fail = false;
+  await assert.doesNotReject(readItemRequest(db, key, { ttlMs: 1_000, nowMs: t + 1_000 }));
 });
