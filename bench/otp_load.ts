@@ -2,15 +2,18 @@
  * OTP send and verify latency at concurrency 20 (and 1) on real Redis, provider excluded (`log`),
  * through Redis over TCP (lib/kv/resp.ts, REDIS_URL) and through the production Upstash driver and the
  * local REST bridge (in its own process). References in the same run, on the same adapter: a bare
- * SET with TTL after each send and verify in the same workers, and a loop of bare SETs alone at
- * the same concurrency (3N of them, as many KV calls), the two alternating in --slices parts so
- * both meet the same moments of the machine's load. Rounds alternate the adapters' order and
- * which of the OTP run and the SET loop goes first; medians of the rounds are printed, with each round's ratio of the
- * send and verify p99 to the SET loop's p99 at concurrency 20. With --json, the per-round rows are
- * printed as one JSON line instead (for bench/otp_compare.ts).
+ * SET with TTL after each send and verify in the same workers; a loop of bare SETs alone at
+ * the same concurrency (3N of them, as many KV calls); and, with --scripts, the Redis work of each
+ * send and verify alone: the service's own two scripts with keys and arguments of the same shape
+ * made beforehand, each followed by a bare SET, N of each at the same concurrency. The parts
+ * alternate in --slices slices so all meet the same moments of the machine's load. Rounds
+ * alternate the adapters' order and which part goes first; medians of the rounds are printed,
+ * with each round's ratio of the send and verify p99 to the SET loop's p99 (and to the scripts'
+ * own p99) at concurrency 20. With --json, the per-round rows are printed as one JSON line
+ * instead (for bench/otp_compare.ts).
  *
  *   deno run -A bench/otp_load.ts [--n 5000] [--rounds 3] [--kv tcp,upstash] [--slices 10]
- *     [--json] [--first-round 0]
+ *     [--scripts] [--json] [--first-round 0]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
 import { benchTopic, servicesOver } from "./otp_services.ts";
@@ -21,11 +24,13 @@ import { openUpstashKv } from "../lib/kv/upstash.ts";
 import { openRedisKv } from "../lib/kv/tcp.ts";
 import { sendSmsOtp } from "../lib/otp/send.ts";
 import { verifyOtp } from "../lib/otp/verify.ts";
+import { OTP_SCRIPTS } from "../lib/otp/state.ts";
 
 const N = Number(cliFlag("n") ?? 5000);
 const ROUNDS = Number(cliFlag("rounds") ?? 3);
 const KVS = (cliFlag("kv") ?? "tcp,upstash").split(",");
 const JSON_OUT = Deno.args.includes("--json");
+const SCRIPTS = Deno.args.includes("--scripts");
 /** The first round's number (its parity picks the order), for runs of one round each. */
 const FIRST_ROUND = Number(cliFlag("first-round") ?? 0);
 /** Slices the OTP run and the SET loop alternate in, within each round. */
@@ -70,6 +75,18 @@ export function printRounds(rounds: Rounds, n: number, title = ""): void {
     if (!cases["SET loop"]) continue;
     for (const k of ["send", "verify"]) {
       const ratios = p99Ratios(cases, k);
+      const each = ratios.map((x) => x.toFixed(2)).join(" / ");
+      console.log(`| ${name} | ${k} | ${median(ratios).toFixed(2)} | ${each} |`);
+    }
+  }
+  if (!Object.values(rounds).some((cases) => cases["send script"])) return;
+  console.log(
+    "\n| adapter | p99 / its script's p99 alone | median | per round |\n|---|---|---|---|",
+  );
+  for (const [name, cases] of Object.entries(rounds)) {
+    if (!cases["send script"]) continue;
+    for (const k of ["send", "verify"]) {
+      const ratios = (cases[k] ?? []).map((row, i) => row.p99 / cases[`${k} script`][i].p99);
       const each = ratios.map((x) => x.toFixed(2)).join(" / ");
       console.log(`| ${name} | ${k} | ${median(ratios).toFixed(2)} | ${each} |`);
     }
@@ -129,6 +146,69 @@ async function setLoop(concurrency: number, kv: Kv, count: number, into: Samples
   await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
+/** Forty hex digits, as a receiver's key part is (made before timing). */
+const hexId = () => crypto.randomUUID().replaceAll("-", "").padEnd(40, "0");
+
+/**
+ * The Redis work of `count` sends and verifies alone: the service's send script, its verify
+ * script with the right code's hash, and a bare SET, `concurrency` at a time, with keys and
+ * arguments shaped as the service's (made before the run, so only the calls are timed).
+ */
+async function scriptRun(concurrency: number, kv: Kv, count: number, into: Samples) {
+  const send = into["send script"] ??= [];
+  const verify = into["verify script"] ??= [];
+  const calls = Array.from({ length: count }, () => {
+    const rid = hexId();
+    const hash = `${hexId()}${hexId()}`.slice(0, 64);
+    return { rid, rcv: hexId(), hash, unique: crypto.randomUUID().slice(0, 22) };
+  });
+  let seq = 0;
+  const worker = async () => {
+    while (seq < count) {
+      const i = seq++;
+      const { rid, rcv, hash, unique } = calls[i];
+      const now = Date.now();
+      const code = `otp:code:${rid}`;
+      const tries = `otp:try:${rid}`;
+      const keys = [
+        `otp:cool:${rid}`,
+        `otp:day:${rcv}:${Math.floor(now / 86_400_000)}`,
+        `otp:tpm:1:${encodeURIComponent(topic.topic)}:${Math.floor(now / 60_000)}`,
+        `otp:last:${rid}`,
+        code,
+        tries,
+      ];
+      const value = `{"h":"${hash}","n":"","e":${now + 180_000},"u":"${unique}"}`;
+      let t = performance.now();
+      const sent = await kv.script(OTP_SCRIPTS.send, keys, [
+        now,
+        60_000,
+        1_000_000,
+        1_000_000_000,
+        86_400_000,
+        60_000,
+        value,
+        180_000,
+        300_000,
+      ]);
+      send.push(performance.now() - t);
+      t = performance.now();
+      const checked = await kv.script(OTP_SCRIPTS.verify, [code, tries], [
+        Date.now(),
+        hash,
+        5,
+        86_400_000,
+      ]);
+      verify.push(performance.now() - t);
+      if ((sent as string[])[0] !== "ok" || (checked as string[])[0] !== "ok") {
+        throw new Error(`the scripts alone answered ${sent} and ${checked}`);
+      }
+      await kv.set(`${prefix}:script:${i}`, "x", { ttlMs: 60_000 });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
 /**
  * N send+verify and 3N bare SETs (as many KV calls) at concurrency 20, in SLICES alternating
  * slices, so both meet the same moments of the machine's load; `setFirst` picks which starts.
@@ -138,13 +218,10 @@ async function interleaved(s: Services, kv: Kv, setFirst: boolean): Promise<Resu
   for (let slice = 0; slice < SLICES; slice++) {
     const otp = () => otpRun(20, s, kv, N / SLICES, samples);
     const sets = () => setLoop(20, kv, (3 * N) / SLICES, samples);
-    if ((slice % 2 === 0) === setFirst) {
-      await sets();
-      await otp();
-    } else {
-      await otp();
-      await sets();
-    }
+    const parts = (slice % 2 === 0) === setFirst ? [sets, otp] : [otp, sets];
+    // The scripts alone go first, between or last, in turn.
+    if (SCRIPTS) parts.splice(slice % 3, 0, () => scriptRun(20, kv, N / SLICES, samples));
+    for (const part of parts) await part();
   }
   return rows(samples);
 }

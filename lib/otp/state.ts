@@ -196,6 +196,9 @@ return {'ok'}
   },
 };
 
+/** The send and verify scripts, for benchmarks that run the same Redis work alone. */
+export const OTP_SCRIPTS = { send: SEND, verify: VERIFY } as const;
+
 /** A duration as Redis takes it: whole milliseconds, at least one. */
 const ms = (v: number) => Math.max(1, Math.ceil(v));
 
