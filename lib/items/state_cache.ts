@@ -12,7 +12,8 @@
  * A state read in the last quarter of its time is answered from the cache and read again in the
  * background (once: the read is shared like any other), so a request polled a few times a second
  * never waits for the database; the new state counts its time from when that read began, so the
- * bound holds as before.
+ * bound holds as before. That read is handed to the caller's `defer` (Services.defer: waitUntil on
+ * Workers, where a request's connections close once its deferred work has settled).
  */
 import type { Sql } from "../db/port.ts";
 import { cacheFor, type LruCache } from "../cache/lru.ts";
@@ -36,11 +37,11 @@ function keyOf(gameIndex: number, transactionId: string): string {
 export function readItemRequest(
   db: Sql,
   key: { gameIndex: number; transactionId: string },
-  options: { ttlMs: number; nowMs?: number },
+  options: { ttlMs: number; nowMs?: number; background?: Background },
 ): Promise<ItemRequestView> {
   if (options.ttlMs <= 0) return getItemRequest(db, key);
   const nowMs = options.nowMs ?? Date.now();
-  const hit = cachedItemRequest(db, key, nowMs, options.ttlMs);
+  const hit = cachedItemRequest(db, key, nowMs, options.ttlMs, options.background);
   return hit ? Promise.resolve(hit) : loadItemRequest(db, key, { ttlMs: options.ttlMs, nowMs });
 }
 
@@ -77,23 +78,32 @@ export function loadItemRequest(
   return pending;
 }
 
+/** Where a background read goes: Services (its `defer` logs a failure), or nowhere but here. */
+export interface Background {
+  defer(work: Promise<unknown>): void;
+}
+
+/** Background reads that nothing waits for: a failure is left for the next read to meet. */
+const unwatched: Background = { defer: (work) => void work.catch(() => {}) };
+
 /**
  * The request's state when this instance's cache holds it (younger than its bound at `nowMs`),
  * without waiting for anything; undefined when it must be read (readItemRequest). With `ttlMs`
  * (the bound a new read is kept for), a state within the last quarter of that bound of its expiry
- * is also read again in the background, kept from `nowMs` when it settles.
+ * is also read again, handed to `background`, and kept from `nowMs` when it settles. A failed read
+ * is not kept: the state expires at its bound and the next read meets the error.
  */
 export function cachedItemRequest(
   db: Sql,
   key: { gameIndex: number; transactionId: string },
   nowMs: number,
   ttlMs?: number,
+  background: Background = unwatched,
 ): ItemRequestView | undefined {
-  const hit = states.get(db)?.entry(keyOf(key.gameIndex, key.transactionId), nowMs);
-  if (hit && ttlMs !== undefined && hit.expiresAt - nowMs <= ttlMs / 4) {
-    // A failed refresh is not kept and is not this answer's concern: the next read after the
-    // state's expiry reads again and answers the error.
-    loadItemRequest(db, key, { ttlMs, nowMs }).catch(() => {});
+  const id = keyOf(key.gameIndex, key.transactionId);
+  const hit = states.get(db)?.entry(id, nowMs);
+  if (hit && ttlMs !== undefined && hit.expiresAt - nowMs <= ttlMs / 4 && !loads.get(db)?.has(id)) {
+    background.defer(loadItemRequest(db, key, { ttlMs, nowMs }));
   }
   return hit?.value;
 }

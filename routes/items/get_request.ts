@@ -69,7 +69,7 @@ export function registerGetItemRequest(app: OpenAPIHono<AppEnv>) {
     const ttlMs = s.config.ITEM_STATE_CACHE_MS;
     if (ttlMs <= 0) return getItemRequest(s.db, key).then((view) => answer(c, view));
     const nowMs = Date.now();
-    const cached = cachedItemRequest(s.db, key, nowMs, ttlMs);
+    const cached = cachedItemRequest(s.db, key, nowMs, ttlMs, s);
     if (cached) return answer(c, cached);
     return loadItemRequest(s.db, key, { ttlMs, nowMs }).then((view) => answer(c, view));
   });

@@ -224,10 +224,15 @@ Deno.test("item state: a hit in the last quarter of its bound is read again in t
   const t = 4_000_000;
   await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
   await setStatus(db, key, "RETRYING");
-  // Within the bound the cached state answers at once; the reads near its end start one read.
-  assert.equal(cachedItemRequest(db, key, t + 800, 1_000)?.status, "REGISTERED");
-  assert.equal(cachedItemRequest(db, key, t + 801, 1_000)?.status, "REGISTERED");
+  // Within the bound the cached state answers at once; the reads near its end start one read,
+  // handed to the caller's background (Services.defer).
+  const deferred: Promise<unknown>[] = [];
+  const background = { defer: (work: Promise<unknown>) => void deferred.push(work) };
+  assert.equal(cachedItemRequest(db, key, t + 800, 1_000, background)?.status, "REGISTERED");
+  assert.equal(cachedItemRequest(db, key, t + 801, 1_000, background)?.status, "REGISTERED");
   assert.equal(counted.reads, 2, "one background read, shared by the hits while it runs");
+  assert.equal(deferred.length, 1, "handed to the background once");
+  assert.equal(((await deferred[0]) as { status: string }).status, "RETRYING");
   await until(() => cachedItemRequest(db, key, t + 900)?.status === "RETRYING");
   // The new state counts from when its read began (t + 800): a read past the old bound is a hit
   // that did not wait, and the new bound holds.
@@ -261,10 +266,13 @@ Deno.test("item state: a failed background read is not kept and the cached state
   const t = 5_000_000;
   const first = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
   counted.fail = true;
-  assert.equal(cachedItemRequest(db, key, t + 900, 1_000), first, "answered from the cache");
+  const deferred: Promise<unknown>[] = [];
+  const background = { defer: (work: Promise<unknown>) => void deferred.push(work) };
+  assert.equal(cachedItemRequest(db, key, t + 900, 1_000, background), first, "from the cache");
   assert.equal(counted.reads, 2);
-  // The failure is swallowed (no unhandled rejection fails this test) and is not shared: once it
-  // has settled, the next hit near the bound tries again.
+  await assert.rejects(deferred[0], /connection lost/, "the background sees the failure");
+  // Without a background the failure is swallowed (no unhandled rejection fails this test); it
+  // is not kept: the next hit near the bound tries again.
   await until(() => {
     cachedItemRequest(db, key, t + 950, 1_000);
     return counted.reads >= 3;
