@@ -37,11 +37,11 @@ function keyOf(gameIndex: number, transactionId: string): string {
 export function readItemRequest(
   db: Sql,
   key: { gameIndex: number; transactionId: string },
-  options: { ttlMs: number; nowMs?: number; background?: Background },
+  options: { ttlMs: number; nowMs?: number },
 ): Promise<ItemRequestView> {
   if (options.ttlMs <= 0) return getItemRequest(db, key);
   const nowMs = options.nowMs ?? Date.now();
-  const hit = cachedItemRequest(db, key, nowMs, options.ttlMs, options.background);
+  const hit = cachedItemRequest(db, key, nowMs, options.ttlMs);
   return hit ? Promise.resolve(hit) : loadItemRequest(db, key, { ttlMs: options.ttlMs, nowMs });
 }
 
