@@ -9,11 +9,15 @@
  * alternate in --slices slices so all meet the same moments of the machine's load. Rounds
  * alternate the adapters' order and which part goes first; medians of the rounds are printed,
  * with each round's ratio of the send and verify p99 to the SET loop's p99 (and to the scripts'
- * own p99) at concurrency 20. With --json, the per-round rows are printed as one JSON line
- * instead (for bench/otp_compare.ts).
+ * own p99) at concurrency 20. With --floor, also a floor under any implementation of the two
+ * calls: for a send, one MULTI/EXEC of the four writes every admitted send makes (the code, the
+ * two counters, the last send; no check, no cooldown, so less than a send must do), for a verify
+ * one MULTI/EXEC reading the code and counting the try; N of each, each followed by a bare SET,
+ * in the same slices. With --json, the per-round rows are printed as one JSON line instead (for
+ * bench/otp_compare.ts).
  *
  *   deno run -A bench/otp_load.ts [--n 5000] [--rounds 3] [--kv tcp,upstash] [--slices 10]
- *     [--scripts] [--json] [--first-round 0]
+ *     [--scripts] [--floor] [--json] [--first-round 0]
  */
 import { cliFlag } from "../dev/cli_flag.ts";
 import { benchTopic, servicesOver } from "./otp_services.ts";
@@ -31,6 +35,7 @@ const ROUNDS = Number(cliFlag("rounds") ?? 3);
 const KVS = (cliFlag("kv") ?? "tcp,upstash").split(",");
 const JSON_OUT = Deno.args.includes("--json");
 const SCRIPTS = Deno.args.includes("--scripts");
+const FLOOR = Deno.args.includes("--floor");
 /** The first round's number (its parity picks the order), for runs of one round each. */
 const FIRST_ROUND = Number(cliFlag("first-round") ?? 0);
 /** Slices the OTP run and the SET loop alternate in, within each round. */
@@ -50,9 +55,13 @@ type Result = Record<string, Row>;
 /** adapter and concurrency -> case -> one row per round. */
 export type Rounds = Record<string, Record<string, Row[]>>;
 
-/** Each round's ratio of a case's p99 to the SET loop's p99 in the same round. */
-export function p99Ratios(cases: Record<string, Row[]>, name: string): number[] {
-  return (cases[name] ?? []).map((row, i) => row.p99 / cases["SET loop"][i].p99);
+/** Each round's ratio of a case's p99 to a reference's p99 (the SET loop's) in the same round. */
+export function p99Ratios(
+  cases: Record<string, Row[]>,
+  name: string,
+  reference = "SET loop",
+): number[] {
+  return (cases[name] ?? []).map((row, i) => row.p99 / cases[reference][i].p99);
 }
 
 /** Prints the medians of the rounds, and the p99 ratios to the SET loop at concurrency 20. */
@@ -70,13 +79,18 @@ export function printRounds(rounds: Rounds, n: number, title = ""): void {
       console.log(`| ${name} | ${k} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${each} |`);
     }
   }
-  console.log("\n| adapter | p99 / SET loop p99 | median | per round |\n|---|---|---|---|");
-  for (const [name, cases] of Object.entries(rounds)) {
-    if (!cases["SET loop"]) continue;
-    for (const k of ["send", "verify"]) {
-      const ratios = p99Ratios(cases, k);
-      const each = ratios.map((x) => x.toFixed(2)).join(" / ");
-      console.log(`| ${name} | ${k} | ${median(ratios).toFixed(2)} | ${each} |`);
+  // The SET loop alone, and the SET the OTP workers make between their calls (under the same
+  // load: the reference of the first OTP runs).
+  for (const reference of ["SET loop", "SET between"]) {
+    console.log(`\n| adapter | p99 / ${reference} p99 | median | per round |\n|---|---|---|---|`);
+    for (const [name, cases] of Object.entries(rounds)) {
+      if (!cases[reference] || !cases.send || !name.endsWith("c20")) continue;
+      const floors = ["send floor", "verify floor"].filter((k) => cases[k]);
+      for (const k of ["send", "verify", ...floors]) {
+        const ratios = p99Ratios(cases, k, reference);
+        const each = ratios.map((x) => x.toFixed(2)).join(" / ");
+        console.log(`| ${name} | ${k} | ${median(ratios).toFixed(2)} | ${each} |`);
+      }
     }
   }
   if (!Object.values(rounds).some((cases) => cases["send script"])) return;
@@ -210,6 +224,53 @@ async function scriptRun(concurrency: number, kv: Kv, count: number, into: Sampl
 }
 
 /**
+ * Less Redis work than any send and verify: for a send, the four writes an admitted send makes
+ * (its code, the receiver's day counter, the topic's minute counter, the last send) in one
+ * MULTI/EXEC, with no check and no cooldown; for a verify, the code read and the try counted in
+ * one MULTI/EXEC; each pair followed by a bare SET, `concurrency` at a time (keys made before).
+ */
+async function floorRun(concurrency: number, kv: Kv, count: number, into: Samples) {
+  const send = into["send floor"] ??= [];
+  const verify = into["verify floor"] ??= [];
+  const ids = Array.from({ length: count }, hexId);
+  const made = new Set<string>();
+  let seq = 0;
+  const worker = async () => {
+    while (seq < count) {
+      const i = seq++;
+      const rid = ids[i];
+      const now = Date.now();
+      const value = `{"h":"${rid}${rid.slice(0, 24)}","n":"","e":${now + 180_000},"u":"${
+        rid.slice(0, 22)
+      }"}`;
+      const day = `${prefix}:floor:day:${rid}:${Math.floor(now / 86_400_000)}`;
+      const minute = `${prefix}:floor:tpm:${Math.floor(now / 60_000)}`;
+      made.add(day).add(minute).add(`${prefix}:floor:try:${rid}`);
+      let t = performance.now();
+      await kv.batch([
+        { op: "set", key: `${prefix}:floor:code:${rid}`, value, ttlMs: 180_000 },
+        { op: "incr", key: day },
+        { op: "incr", key: minute },
+        { op: "set", key: `${prefix}:floor:last:${rid}`, value: String(now), ttlMs: 300_000 },
+      ]);
+      send.push(performance.now() - t);
+      t = performance.now();
+      const [code] = await kv.batch([
+        { op: "get", key: `${prefix}:floor:code:${rid}` },
+        { op: "incr", key: `${prefix}:floor:try:${rid}` },
+      ]);
+      verify.push(performance.now() - t);
+      if (code !== value) throw new Error("the floor's code did not read back");
+      await kv.set(`${prefix}:floor:${i}`, "x", { ttlMs: 60_000 });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  // The counters were made without expiry: removed, so nothing outlives the run.
+  const keys = [...made];
+  for (let i = 0; i < keys.length; i += 500) await kv.del(...keys.slice(i, i + 500));
+}
+
+/**
  * N send+verify and 3N bare SETs (as many KV calls) at concurrency 20, in SLICES alternating
  * slices, so both meet the same moments of the machine's load; `setFirst` picks which starts.
  */
@@ -221,6 +282,9 @@ async function interleaved(s: Services, kv: Kv, setFirst: boolean): Promise<Resu
     const parts = (slice % 2 === 0) === setFirst ? [sets, otp] : [otp, sets];
     // The scripts alone go first, between or last, in turn.
     if (SCRIPTS) parts.splice(slice % 3, 0, () => scriptRun(20, kv, N / SLICES, samples));
+    if (FLOOR) {
+      parts.splice(slice % (parts.length + 1), 0, () => floorRun(20, kv, N / SLICES, samples));
+    }
     for (const part of parts) await part();
   }
   return rows(samples);
