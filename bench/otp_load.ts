@@ -13,8 +13,9 @@
  * calls: for a send, one MULTI/EXEC of the four writes every admitted send makes (the code, the
  * two counters, the last send; no check, no cooldown, so less than a send must do), for a verify
  * one MULTI/EXEC reading the code and counting the try; N of each, each followed by a bare SET,
- * in the same slices. With --json, the per-round rows are printed as one JSON line instead (for
- * bench/otp_compare.ts).
+ * in the same slices (a floor over TCP; through the Upstash driver a MULTI/EXEC is a request to
+ * another endpoint, slower than a script's, so there it is not one). With --json, the per-round
+ * rows are printed as one JSON line instead (for bench/otp_compare.ts).
  *
  *   deno run -A bench/otp_load.ts [--n 5000] [--rounds 3] [--kv tcp,upstash] [--slices 10]
  *     [--scripts] [--floor] [--json] [--first-round 0]
