@@ -15,7 +15,9 @@
  * one MULTI/EXEC reading the code and counting the try; N of each, each followed by a bare SET,
  * in the same slices (a floor over TCP; through the Upstash driver a MULTI/EXEC is a request to
  * another endpoint, slower than a script's, so there it is not one). With --json, the per-round
- * rows are printed as one JSON line instead (for bench/otp_compare.ts).
+ * rows are printed as one JSON line instead (for bench/otp_compare.ts). After each adapter's part
+ * of a round, the keys it left in Redis (the receivers' day counters live 24 h) are deleted, so runs
+ * do not pile up keys whose expiry would stall later ones.
  *
  *   deno run -A bench/otp_load.ts [--n 5000] [--rounds 3] [--kv tcp,upstash] [--slices 10]
  *     [--scripts] [--floor] [--json] [--first-round 0]
@@ -30,6 +32,9 @@ import { openRedisKv } from "../lib/kv/tcp.ts";
 import { sendSmsOtp } from "../lib/otp/send.ts";
 import { verifyOtp } from "../lib/otp/verify.ts";
 import { OTP_SCRIPTS } from "../lib/otp/state.ts";
+import { topicReceiverKeys } from "../lib/otp/send.ts";
+import { phoneReceiverId } from "../lib/otp/phone.ts";
+import { otpHashKey } from "../lib/otp/code.ts";
 
 const N = Number(cliFlag("n") ?? 5000);
 const ROUNDS = Number(cliFlag("rounds") ?? 3);
@@ -47,6 +52,9 @@ const prefix = `otp-load:${crypto.randomUUID().slice(0, 8)}`;
 
 const base = Math.floor(Math.random() * 10_000_000);
 let numbers = 0;
+/** The numbers sent to since the last clean-up, and other keys left behind without a short TTL. */
+const sentTo: string[] = [];
+const left: string[] = [];
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -132,6 +140,7 @@ async function otpRun(
       let t = performance.now();
       const sent = await sendSmsOtp(s, topic, { to, toCountryNo: "82" });
       send.push(performance.now() - t);
+      sentTo.push(to);
       t = performance.now();
       if (!await verifyOtp(s, topic, { channel: "sms", to, toCountryNo: "82" }, sent.otp)) {
         throw new Error("verify failed");
@@ -194,6 +203,7 @@ async function scriptRun(concurrency: number, kv: Kv, count: number, into: Sampl
         tries,
       ];
       const value = `{"h":"${hash}","n":"","e":${now + 180_000},"u":"${unique}"}`;
+      left.push(keys[0], keys[1], keys[3]);
       let t = performance.now();
       const sent = await kv.script(OTP_SCRIPTS.send, keys, [
         now,
@@ -246,7 +256,8 @@ async function floorRun(concurrency: number, kv: Kv, count: number, into: Sample
       }"}`;
       const day = `${prefix}:floor:day:${rid}:${Math.floor(now / 86_400_000)}`;
       const minute = `${prefix}:floor:tpm:${Math.floor(now / 60_000)}`;
-      made.add(day).add(minute).add(`${prefix}:floor:try:${rid}`);
+      made.add(day).add(minute).add(`${prefix}:floor:try:${rid}`)
+        .add(`${prefix}:floor:code:${rid}`).add(`${prefix}:floor:last:${rid}`);
       let t = performance.now();
       await kv.batch([
         { op: "set", key: `${prefix}:floor:code:${rid}`, value, ttlMs: 180_000 },
@@ -266,8 +277,24 @@ async function floorRun(concurrency: number, kv: Kv, count: number, into: Sample
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  // The counters were made without expiry: removed, so nothing outlives the run.
-  const keys = [...made];
+  // The counters were made without expiry: removed (with the rest), so nothing outlives the run.
+  left.push(...made);
+}
+
+/**
+ * Deletes what the OTP calls, the scripts alone and the floor left in Redis since the last call:
+ * for each number sent to, the receiver's day counter (today's and yesterday's, in case the run
+ * crossed midnight), its last send and its cooldown.
+ */
+async function forget(s: Services, kv: Kv): Promise<void> {
+  const hashKey = await otpHashKey(s.secrets);
+  const dayNow = Math.floor(Date.now() / 86_400_000);
+  for (const to of sentTo.splice(0)) {
+    const { rcv, rid } = topicReceiverKeys(hashKey, topic, "sms", phoneReceiverId("82", to));
+    left.push(`otp:day:${rcv}:${dayNow}`, `otp:day:${rcv}:${dayNow - 1}`);
+    left.push(`otp:last:${rid}`, `otp:cool:${rid}`);
+  }
+  const keys = left.splice(0);
   for (let i = 0; i < keys.length; i += 500) await kv.del(...keys.slice(i, i + 500));
 }
 
@@ -305,7 +332,10 @@ if (import.meta.main) {
     const services = Object.fromEntries(
       Object.entries(adapters).map(([name, kv]) => [name, servicesOver(kv)]),
     );
-    for (const [name, kv] of Object.entries(adapters)) await otpRun(4, services[name], kv); // warm-up
+    for (const [name, kv] of Object.entries(adapters)) {
+      await otpRun(4, services[name], kv); // warm-up
+      await forget(services[name], kv);
+    }
     const rounds: Rounds = {};
     const keep = (name: string, result: Result) => {
       for (const [k, row] of Object.entries(result)) {
@@ -320,6 +350,7 @@ if (import.meta.main) {
         // Alternate which of the OTP run and the SET loop goes first.
         keep(`${name} c20`, await interleaved(services[name], kv, r % 2 === 1));
         keep(`${name} c1`, rows(await otpRun(1, services[name], kv)));
+        await forget(services[name], kv);
       }
       console.error(`round ${r - FIRST_ROUND + 1}/${ROUNDS} done`);
     }
