@@ -19,14 +19,19 @@ import { retryItemRequest } from "../../../lib/items/retry.ts";
 /** A database handle of its own (so a cache of its own) that counts the item reads. */
 async function countingDb() {
   const { services } = await testEnv();
-  const counted = { reads: 0 };
+  // `fail`: while it is set, the state reads fail after 5 ms (as on a lost connection).
+  const counted = { reads: 0, fail: false };
   const db: Sql = {
     ...services.db,
-    query(text, params) {
+    async query(text, params) {
       if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
         counted.reads++;
+        if (counted.fail) {
+          await new Promise((r) => setTimeout(r, 5));
+          throw new Error("connection lost");
+        }
       }
-      return services.db.query(text, params);
+      return await services.db.query(text, params);
     },
   };
   return { db, counted };
@@ -156,22 +161,9 @@ Deno.test("item state: a read in flight while this instance changes the row is n
 });
 
 Deno.test("item state: a failed read is neither kept nor shared once it has failed", async () => {
-  const { services } = await testEnv();
-  const counted = { reads: 0, fail: true };
-  const db: Sql = {
-    ...services.db,
-    async query(text, params) {
-      if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
-        counted.reads++;
-        if (counted.fail) {
-          await new Promise((r) => setTimeout(r, 5));
-          throw new Error("connection lost");
-        }
-      }
-      return await services.db.query(text, params);
-    },
-  };
+  const { db, counted } = await countingDb();
   const key = await registered(db, "state cache failed read");
+  counted.fail = true;
   // Two reads during the failing one share it, and both see its failure.
   const both = [
     readItemRequest(db, key, { ttlMs: 60_000 }),
@@ -250,18 +242,7 @@ Deno.test("item state: a hit in the last quarter of its bound is read again in t
 });
 
 Deno.test("item state: a failed background read is not kept and the cached state keeps its bound", async () => {
-  const { services } = await testEnv();
-  const counted = { reads: 0, fail: false };
-  const db: Sql = {
-    ...services.db,
-    query(text, params) {
-      if (/from item_requests\s+where game_index = \$1 and transaction_id = \$2/.test(text)) {
-        counted.reads++;
-        if (counted.fail) return Promise.reject(new Error("connection lost"));
-      }
-      return services.db.query(text, params);
-    },
-  };
+  const { db, counted } = await countingDb();
   const key = await registered(db, "state cache refresh fails");
   const t = 5_000_000;
   const first = await readItemRequest(db, key, { ttlMs: 1_000, nowMs: t });
