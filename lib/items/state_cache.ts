@@ -16,6 +16,7 @@
  * Workers, where a request's connections close once its deferred work has settled).
  */
 import type { Sql } from "../db/port.ts";
+import type { Services } from "../services.ts";
 import { cacheFor, type LruCache } from "../cache/lru.ts";
 import { getItemRequest, type ItemRequestView } from "./register.ts";
 
@@ -79,9 +80,7 @@ export function loadItemRequest(
 }
 
 /** Where a background read goes: Services (its `defer` logs a failure), or nowhere but here. */
-export interface Background {
-  defer(work: Promise<unknown>): void;
-}
+type Background = Pick<Services, "defer">;
 
 /** Background reads that nothing waits for: a failure is left for the next read to meet. */
 const unwatched: Background = { defer: (work) => void work.catch(() => {}) };
